@@ -1,0 +1,230 @@
+import fs from 'node:fs';
+import { CairnError, notFound } from '../errors';
+import type { Logger } from '../log/logger';
+import type { Question, Turn } from '../protocol';
+import type { Keychain } from '../secrets/keychain';
+import type { Store } from '../store/store';
+import { toolsForSession } from '../tools/registry';
+import { ToolCallFiles } from '../tools/tool-call-files';
+import { closeDanglingToolUses } from './history-repair';
+import { createModelClient } from './model-client';
+import { resolveModelSettings } from './model-settings';
+import { QuestionBroker } from './question-broker';
+import { buildSystemPrompt } from './system-prompt';
+import { ToolDispatcher } from './tool-dispatcher';
+import { TurnRunner } from './turn-runner';
+
+export interface AgentRuntimeOptions {
+  store: Store;
+  dataDir: string;
+  keychain: Keychain;
+  logger: Logger;
+  conversationOnly: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** The SDK's retry count for model requests. */
+  modelMaxRetries?: number;
+  /** How many max_tokens recoveries a turn may make in a row. */
+  maxContinuations?: number;
+}
+
+interface RunningTurn {
+  sessionId: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Owns running turns: starts them (one per session), cancels them, recovers after a crash. */
+export class AgentRuntime {
+  readonly store: Store;
+  readonly files: ToolCallFiles;
+  readonly broker: QuestionBroker;
+  private readonly runner: TurnRunner;
+  private readonly running = new Map<string, RunningTurn>();
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    this.store = options.store;
+    this.files = new ToolCallFiles(options.dataDir);
+    this.broker = new QuestionBroker(options.store);
+    const dispatcher = new ToolDispatcher(options.store, this.files, this.broker, options.logger);
+    this.runner = new TurnRunner({
+      store: options.store,
+      dispatcher,
+      broker: this.broker,
+      logger: options.logger,
+      maxContinuations: options.maxContinuations ?? 5,
+    });
+  }
+
+  /** Starts a turn, or returns the one this request_id already started. */
+  startTurn(sessionId: string, prompt: string, requestId: string): { turn: Turn; created: boolean } {
+    const session = this.store.sessions.get(sessionId);
+    if (!session) throw notFound('Session', sessionId);
+    const existing = this.store.turns.byRequestId(sessionId, requestId);
+    if (existing) {
+      if (existing.prompt !== prompt) {
+        throw new CairnError(
+          'request_id_conflict',
+          `request_id ${requestId} was already used for a different prompt in this session; use a new request_id.`,
+        );
+      }
+      return { turn: existing, created: false };
+    }
+    const active = this.store.turns.running(sessionId);
+    if (active) {
+      throw new CairnError(
+        'turn_running',
+        `Session ${sessionId} is already running turn ${active.id}. Wait for it to finish or cancel it first.`,
+      );
+    }
+    const turn = this.store.transaction(() => {
+      const created = this.store.turns.create(sessionId, requestId, prompt);
+      this.store.messages.append({
+        sessionId,
+        turnId: created.id,
+        role: 'user',
+        content: [{ type: 'text', text: prompt }],
+      });
+      this.store.events.append(sessionId, {
+        type: 'turn.started',
+        turn_id: created.id,
+        ordinal: created.ordinal,
+        prompt,
+      });
+      this.store.sessions.touch(sessionId);
+      return created;
+    });
+    const controller = new AbortController();
+    const done = this.execute(sessionId, turn.id, session.project_id, controller.signal).finally(() =>
+      this.running.delete(turn.id),
+    );
+    this.running.set(turn.id, { sessionId, controller, done });
+    return { turn, created: true };
+  }
+
+  private async execute(sessionId: string, turnId: string, projectId: string | null, signal: AbortSignal) {
+    const setupIds = { sessionId, turnId };
+    try {
+      const project = projectId ? this.store.projects.get(projectId) : null;
+      const projectRoot = project ? fs.realpathSync(project.path) : null;
+      const tools = toolsForSession({
+        hasProject: projectRoot !== null,
+        conversationOnly: this.options.conversationOnly,
+      });
+      const settings = await resolveModelSettings(
+        this.store.models.active(),
+        this.options.keychain,
+        this.options.env,
+      );
+      const systemPrompt = await buildSystemPrompt({ projectRoot, toolNames: tools.map((t) => t.name) });
+      const client = createModelClient(settings, { maxRetries: this.options.modelMaxRetries ?? 2 });
+      const outcome = await this.runner.run({
+        ...setupIds,
+        projectRoot,
+        tools,
+        systemPrompt,
+        settings,
+        client,
+        signal,
+      });
+      this.runner.finish(setupIds, outcome);
+    } catch (error) {
+      if (signal.aborted) {
+        this.runner.finish(setupIds, { status: 'cancelled' });
+        return;
+      }
+      const info =
+        error instanceof CairnError
+          ? error.toJSON()
+          : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+      this.options.logger.error('turn setup failed', { turn: turnId, error });
+      this.runner.finish(setupIds, { status: 'failed', error: info });
+    }
+  }
+
+  /** Cancels a running turn and waits until its model stream and processes have stopped. */
+  async cancelTurn(turnId: string): Promise<Turn> {
+    const turn = this.store.turns.get(turnId);
+    if (!turn) throw notFound('Turn', turnId);
+    const running = this.running.get(turnId);
+    if (running) {
+      running.controller.abort(new CairnError('conflict', 'The turn was cancelled.'));
+      await running.done;
+    }
+    return this.store.turns.get(turnId)!;
+  }
+
+  /** Resolves when the turn is no longer running in this process. */
+  async waitForTurn(turnId: string): Promise<Turn | null> {
+    await this.running.get(turnId)?.done;
+    return this.store.turns.get(turnId);
+  }
+
+  isRunning(turnId: string): boolean {
+    return this.running.has(turnId);
+  }
+
+  answerQuestion(questionId: string, answer: string): Question {
+    return this.broker.answer(questionId, answer);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    if (!this.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
+    await this.cancelSessionTurns(sessionId);
+    this.store.sessions.delete(sessionId);
+    this.files.removeSession(sessionId);
+  }
+
+  async deleteProject(projectId: string): Promise<void> {
+    if (!this.store.projects.get(projectId)) throw notFound('Project', projectId);
+    const sessionIds = this.store.sessions.listIdsByProject(projectId);
+    await Promise.all(sessionIds.map((id) => this.cancelSessionTurns(id)));
+    this.store.projects.delete(projectId);
+    for (const id of sessionIds) this.files.removeSession(id);
+  }
+
+  private async cancelSessionTurns(sessionId: string): Promise<void> {
+    const ids = [...this.running.entries()].filter(([, r]) => r.sessionId === sessionId).map(([id]) => id);
+    await Promise.all(ids.map((id) => this.cancelTurn(id)));
+  }
+
+  /** Cancels every running turn and waits for their processes to stop (SIGINT/SIGTERM). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((id) => this.cancelTurn(id)));
+  }
+
+  /**
+   * After a crash: turns left `running` become `interrupted`, their questions close, and every
+   * tool call without a result gets one saying it was interrupted.
+   */
+  recoverInterrupted(): number {
+    const note =
+      'This tool call was interrupted: Cairn stopped before it finished, so its effects are unknown.';
+    const turns = this.store.turns.allRunning();
+    this.store.transaction(() => {
+      for (const call of this.store.toolCalls.unfinished()) {
+        const finished = this.store.toolCalls.finish(call.id, {
+          status: 'interrupted',
+          isError: true,
+          preview: note,
+          resultFile: this.files.writeResult(call.session_id, call.id, note),
+          durationMs: Date.now() - Date.parse(call.started_at),
+        });
+        this.files.writeStatus(finished);
+      }
+      for (const turn of turns) {
+        this.broker.closeForTurn(turn.session_id, turn.id, 'Cairn stopped while the turn was running.');
+        closeDanglingToolUses(this.store, turn.session_id, turn.id, note);
+        this.store.turns.finish(turn.id, 'interrupted', {
+          code: 'interrupted',
+          message: 'Cairn stopped while this turn was running. Send the prompt again to retry.',
+        });
+        this.store.events.append(turn.session_id, {
+          type: 'turn.interrupted',
+          turn_id: turn.id,
+          reason: 'Cairn stopped while this turn was running.',
+        });
+      }
+    });
+    return turns.length;
+  }
+}

@@ -1,0 +1,81 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { CairnError } from '../errors';
+
+/** Maps what the SDK threw (after its own retries) to a failure a person can act on. */
+export function toModelFailure(error: unknown, ctx: { baseUrl: string; model: string }): CairnError {
+  if (error instanceof CairnError) return error;
+  if (error instanceof Anthropic.APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    const what = error instanceof Anthropic.APIConnectionTimeoutError ? 'timed out' : 'failed';
+    return new CairnError(
+      'model_unreachable',
+      `The connection to the model provider at ${ctx.baseUrl} ${what}${cause}. ` +
+        'Check the base URL in the model config, your network, and HTTPS_PROXY/NO_PROXY.',
+    );
+  }
+  if (error instanceof Anthropic.APIError) {
+    const type = errorType(error);
+    const detail = errorMessage(error);
+    if (error.status === 401 || type === 'authentication_error') {
+      return new CairnError(
+        'model_auth',
+        `The model provider at ${ctx.baseUrl} rejected the API key (${detail}). ` +
+          'Set a valid key in Settings, with `cairn config model set-key`, or in CAIRN_ANTHROPIC_API_KEY.',
+      );
+    }
+    if (error.status === 403 || type === 'permission_error') {
+      return new CairnError('model_auth', `The API key may not use model ${ctx.model} (${detail}).`);
+    }
+    if (error.status === 529 || type === 'overloaded_error') {
+      return new CairnError(
+        'model_overloaded',
+        `The model provider is overloaded (${detail}). Retries did not help; try again in a minute.`,
+      );
+    }
+    if (error.status === 429 || type === 'rate_limit_error') {
+      return new CairnError(
+        'model_rate_limited',
+        `The model provider's rate limit was reached (${detail}). Wait, then retry.`,
+      );
+    }
+    if (error.status === 404 || type === 'not_found_error') {
+      return new CairnError(
+        'model_error',
+        `Model ${ctx.model} was not found at ${ctx.baseUrl} (${detail}). Check the model name and base URL.`,
+      );
+    }
+    if (/prompt is too long|context window|too many tokens/i.test(detail)) {
+      return new CairnError(
+        'context_window_exceeded',
+        `The conversation no longer fits the model's context window (${detail}). Start a new session.`,
+      );
+    }
+    return new CairnError(
+      'model_error',
+      `The model provider answered with an error${error.status ? ` (HTTP ${error.status})` : ''}: ${detail}`,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CairnError('model_error', `The model request failed: ${message}`);
+}
+
+function errorBody(
+  error: InstanceType<typeof Anthropic.APIError>,
+): { type?: string; message?: string } | null {
+  const body = error.error as
+    | { error?: { type?: string; message?: string }; type?: string; message?: string }
+    | undefined;
+  if (!body || typeof body !== 'object') return null;
+  return body.error ?? body;
+}
+
+function errorType(error: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  const type = (error as { type?: unknown }).type;
+  return typeof type === 'string' ? type : errorBody(error)?.type;
+}
+
+function errorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+  // The SDK puts the provider's own text in apiMessage; .message carries the raw body.
+  const api = (error as { apiMessage?: unknown }).apiMessage;
+  return typeof api === 'string' && api ? api : (errorBody(error)?.message ?? error.message);
+}

@@ -1,0 +1,81 @@
+import { CairnError, notFound } from '../errors';
+import type { Question } from '../protocol';
+import type { Store } from '../store/store';
+
+export interface AskInput {
+  sessionId: string;
+  turnId: string;
+  toolCallId: string | null;
+  kind: Question['kind'];
+  question: string;
+  options: string[] | null;
+  tool: Question['tool'];
+}
+
+export const APPROVAL_ANSWERS = ['allow', 'deny'] as const;
+
+/**
+ * Pending questions and approvals: a row and a `question.required` event, then a wait that ends
+ * when the user answers through the API or the turn is cancelled.
+ */
+export class QuestionBroker {
+  private readonly waiters = new Map<string, (answer: string) => void>();
+
+  constructor(private readonly store: Store) {}
+
+  ask(input: AskInput, signal: AbortSignal): Promise<string> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const question = this.store.questions.create(input);
+    this.store.events.append(input.sessionId, { type: 'question.required', turn_id: input.turnId, question });
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.waiters.delete(question.id);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.set(question.id, (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        this.waiters.delete(question.id);
+        resolve(answer);
+      });
+    });
+  }
+
+  answer(questionId: string, answer: string): Question {
+    const question = this.store.questions.get(questionId);
+    if (!question) throw notFound('Question', questionId);
+    if (question.status !== 'pending') {
+      throw new CairnError(
+        'conflict',
+        `Question ${questionId} is already ${question.status}; it takes no answer now.`,
+      );
+    }
+    if (question.kind === 'approval' && !(APPROVAL_ANSWERS as readonly string[]).includes(answer)) {
+      throw new CairnError('bad_request', 'An approval is answered "allow" or "deny".');
+    }
+    this.store.transaction(() => {
+      this.store.questions.answer(questionId, answer);
+      this.store.events.append(question.session_id, {
+        type: 'question.answered',
+        turn_id: question.turn_id,
+        question_id: questionId,
+        answer,
+      });
+    });
+    this.waiters.get(questionId)?.(answer);
+    return this.store.questions.get(questionId)!;
+  }
+
+  /** Closes a turn's pending questions (cancel, failure, interruption). */
+  closeForTurn(sessionId: string, turnId: string, reason: string): void {
+    for (const id of this.store.questions.closeForTurn(turnId)) {
+      this.waiters.delete(id);
+      this.store.events.append(sessionId, {
+        type: 'question.closed',
+        turn_id: turnId,
+        question_id: id,
+        reason,
+      });
+    }
+  }
+}

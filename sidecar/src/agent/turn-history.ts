@@ -1,0 +1,23 @@
+import type { TurnWithDetails } from '../protocol';
+import type { Store } from '../store/store';
+
+/** One page of a session's turns with their messages and tool calls. */
+export function listTurnPage(
+  store: Store,
+  sessionId: string,
+  limit: number,
+  before?: number,
+): { turns: TurnWithDetails[]; next_before: number | null } {
+  const page = store.turns.page(sessionId, limit, before);
+  const ids = page.turns.map((t) => t.id);
+  const messages = store.messages.forTurns(ids);
+  const toolCalls = store.toolCalls.forTurns(ids);
+  return {
+    turns: page.turns.map((turn) => ({
+      ...turn,
+      messages: messages.get(turn.id) ?? [],
+      tool_calls: toolCalls.get(turn.id) ?? [],
+    })),
+    next_before: page.nextBefore,
+  };
+}

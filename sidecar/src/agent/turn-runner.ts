@@ -1,0 +1,281 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { buildContextMessages } from '../context/context-builder';
+import { estimateTokens } from '../context/token-estimate';
+import { CairnError } from '../errors';
+import type { Logger } from '../log/logger';
+import type { ContentBlock, ErrorInfo } from '../protocol';
+import type { Store } from '../store/store';
+import { type Tool, toolInputJsonSchema } from '../tools/tool';
+import { closeDanglingToolUses } from './history-repair';
+import { toModelFailure } from './model-errors';
+import type { ModelSettings } from './model-settings';
+import type { QuestionBroker } from './question-broker';
+import type { ToolDispatcher, ToolUse } from './tool-dispatcher';
+
+export const CONTINUE_INSTRUCTION =
+  'Your previous response was cut off by the output token limit. Continue exactly where it stopped, without repeating anything.';
+export const SMALLER_INSTRUCTION =
+  'Your previous response was cut off by the output token limit while you were writing a tool call, so it was ' +
+  'discarded and no tool ran. Make the operation smaller: split large file contents or commands into several ' +
+  'smaller tool calls.';
+
+export interface TurnRunnerDeps {
+  store: Store;
+  dispatcher: ToolDispatcher;
+  broker: QuestionBroker;
+  logger: Logger;
+  maxContinuations: number;
+}
+
+export interface TurnSetup {
+  sessionId: string;
+  turnId: string;
+  projectRoot: string | null;
+  tools: Tool[];
+  systemPrompt: string;
+  settings: ModelSettings;
+  client: Anthropic;
+  signal: AbortSignal;
+}
+
+type Outcome = { status: 'completed' } | { status: 'cancelled' } | { status: 'failed'; error: ErrorInfo };
+
+/** The agent loop for one turn: model, tools, model, … until the model ends its turn. */
+export class TurnRunner {
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  async run(setup: TurnSetup): Promise<Outcome> {
+    try {
+      return await this.loop(setup);
+    } catch (error) {
+      if (setup.signal.aborted) return { status: 'cancelled' };
+      this.deps.logger.error('turn failed', { turn: setup.turnId, error });
+      return { status: 'failed', error: toModelFailure(error, setup.settings).toJSON() };
+    }
+  }
+
+  private async loop(setup: TurnSetup): Promise<Outcome> {
+    const { store } = this.deps;
+    const toolDefs = setup.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: toolInputJsonSchema(t) as Anthropic.Tool['input_schema'],
+    }));
+    let recoveries = 0;
+    for (;;) {
+      if (setup.signal.aborted) return { status: 'cancelled' };
+      const messages = buildContextMessages(store, setup.sessionId);
+      this.checkContextWindow(setup, messages, toolDefs);
+      const response = await this.streamOnce(setup, messages, toolDefs);
+      if (response === 'cancelled') return { status: 'cancelled' };
+      store.turns.addUsage(setup.turnId, {
+        input_tokens: response.usage.input_tokens,
+        output_tokens: response.usage.output_tokens,
+      });
+      const content = response.content.map(cleanBlock);
+      if (content.length === 0) {
+        throw new CairnError(
+          'model_empty_response',
+          `The model returned an empty response (stop reason: ${response.stop_reason ?? 'none'}). ` +
+            'Try again; if it keeps happening, check the model config.',
+        );
+      }
+
+      if (response.stop_reason === 'max_tokens') {
+        recoveries += 1;
+        const truncatedTool = content.at(-1)?.type === 'tool_use';
+        if (recoveries > this.deps.maxContinuations) {
+          throw new CairnError(
+            'continuation_limit',
+            `The model hit its output limit (max_tokens ${setup.settings.maxTokens}) ${recoveries} times in a row. ` +
+              'Raise max_tokens in the model config or ask for a smaller step.',
+          );
+        }
+        store.transaction(() => {
+          if (!truncatedTool) this.saveAssistant(setup, content, response.stop_reason);
+          store.messages.append({
+            sessionId: setup.sessionId,
+            turnId: setup.turnId,
+            role: 'user',
+            content: [{ type: 'text', text: truncatedTool ? SMALLER_INSTRUCTION : CONTINUE_INSTRUCTION }],
+            internal: true,
+          });
+          store.turns.countContinuation(setup.turnId);
+          store.events.append(setup.sessionId, {
+            type: 'llm.continuation',
+            turn_id: setup.turnId,
+            reason: truncatedTool ? 'truncated_tool_call' : 'max_tokens',
+            attempt: recoveries,
+            max_attempts: this.deps.maxContinuations,
+          });
+        });
+        continue;
+      }
+
+      this.saveAssistant(setup, content, response.stop_reason);
+      if (response.stop_reason === 'pause_turn') continue;
+      const uses = content.filter((b) => b.type === 'tool_use') as unknown as ToolUse[];
+      if (response.stop_reason !== 'tool_use' || uses.length === 0) return { status: 'completed' };
+
+      const results = await Promise.all(
+        uses.map((use) =>
+          this.deps.dispatcher.run(
+            {
+              sessionId: setup.sessionId,
+              turnId: setup.turnId,
+              projectRoot: setup.projectRoot,
+              tools: setup.tools,
+              approvalMode: () => store.sessions.get(setup.sessionId)?.approval ?? 'auto',
+              signal: setup.signal,
+            },
+            use,
+          ),
+        ),
+      );
+      store.messages.append({
+        sessionId: setup.sessionId,
+        turnId: setup.turnId,
+        role: 'user',
+        content: results as unknown as ContentBlock[],
+      });
+      if (setup.signal.aborted) return { status: 'cancelled' };
+      recoveries = 0;
+    }
+  }
+
+  private checkContextWindow(setup: TurnSetup, messages: unknown, tools: unknown): void {
+    const estimate = estimateTokens({ system: setup.systemPrompt, messages, tools });
+    const room = setup.settings.contextWindow - setup.settings.maxTokens;
+    if (estimate > room) {
+      throw new CairnError(
+        'context_window_exceeded',
+        `This conversation needs about ${estimate} tokens, more than model ${setup.settings.model} can take ` +
+          `(context window ${setup.settings.contextWindow}, of which ${setup.settings.maxTokens} are kept for the answer). ` +
+          'Nothing was cut: start a new session, or use a model with a larger context window.',
+      );
+    }
+  }
+
+  /** One streamed request; keeps partial text when the stream breaks or is cancelled. */
+  private async streamOnce(
+    setup: TurnSetup,
+    messages: ReturnType<typeof buildContextMessages>,
+    tools: Anthropic.Tool[],
+  ): Promise<Anthropic.Message | 'cancelled'> {
+    const { store } = this.deps;
+    const params: Anthropic.MessageStreamParams = {
+      model: setup.settings.model,
+      max_tokens: setup.settings.maxTokens,
+      system: setup.systemPrompt,
+      messages: messages as unknown as Anthropic.MessageParam[],
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(setup.settings.thinkingBudget
+        ? { thinking: { type: 'enabled' as const, budget_tokens: setup.settings.thinkingBudget } }
+        : {}),
+    };
+    const partial = new Map<number, string>();
+    const stream = setup.client.messages.stream(params, { signal: setup.signal });
+    try {
+      for await (const event of stream) {
+        if (event.type !== 'content_block_delta') continue;
+        if (event.delta.type === 'text_delta') {
+          partial.set(event.index, (partial.get(event.index) ?? '') + event.delta.text);
+          store.events.append(setup.sessionId, {
+            type: 'message.delta',
+            turn_id: setup.turnId,
+            index: event.index,
+            text: event.delta.text,
+          });
+        } else if (event.delta.type === 'thinking_delta') {
+          store.events.append(setup.sessionId, {
+            type: 'thinking.delta',
+            turn_id: setup.turnId,
+            index: event.index,
+            text: event.delta.thinking,
+          });
+        }
+      }
+      return await stream.finalMessage();
+    } catch (error) {
+      const text = [...partial.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, t]) => t)
+        .join('');
+      if (text.length > 0) this.saveAssistant(setup, [{ type: 'text', text }], null);
+      if (setup.signal.aborted) return 'cancelled';
+      throw error;
+    }
+  }
+
+  private saveAssistant(setup: TurnSetup, content: ContentBlock[], stopReason: string | null): void {
+    const { store } = this.deps;
+    store.transaction(() => {
+      const message = store.messages.append({
+        sessionId: setup.sessionId,
+        turnId: setup.turnId,
+        role: 'assistant',
+        content,
+      });
+      store.events.append(setup.sessionId, {
+        type: 'message.completed',
+        turn_id: setup.turnId,
+        message,
+        stop_reason: stopReason,
+      });
+    });
+  }
+
+  /** Ends a turn: closes its questions, repairs history, records the status and its event. */
+  finish(setup: Pick<TurnSetup, 'sessionId' | 'turnId'>, outcome: Outcome): void {
+    const { store, broker } = this.deps;
+    const reason = outcome.status === 'cancelled' ? 'The turn was cancelled.' : 'The turn ended.';
+    broker.closeForTurn(setup.sessionId, setup.turnId, reason);
+    store.transaction(() => {
+      if (outcome.status !== 'completed') {
+        closeDanglingToolUses(
+          store,
+          setup.sessionId,
+          setup.turnId,
+          `This tool call did not run to completion: ${reason}`,
+        );
+      }
+      const turn = store.turns.finish(
+        setup.turnId,
+        outcome.status,
+        outcome.status === 'failed' ? outcome.error : null,
+      );
+      if (outcome.status === 'completed') {
+        store.events.append(setup.sessionId, {
+          type: 'turn.completed',
+          turn_id: setup.turnId,
+          usage: turn.usage,
+        });
+      } else if (outcome.status === 'cancelled') {
+        store.events.append(setup.sessionId, { type: 'turn.cancelled', turn_id: setup.turnId });
+      } else {
+        store.events.append(setup.sessionId, {
+          type: 'turn.failed',
+          turn_id: setup.turnId,
+          error: outcome.error,
+        });
+      }
+      store.sessions.touch(setup.sessionId);
+    });
+  }
+}
+
+/** Keeps only the fields the API accepts back in history. */
+function cleanBlock(block: Anthropic.ContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
+    default:
+      return block as unknown as ContentBlock;
+  }
+}

@@ -1,0 +1,19 @@
+import type { CairnEvent, TurnStatus } from '../protocol';
+
+/** One turn driven from the command line, in-process or through a running server. */
+export interface TurnDriver {
+  /** Starts the turn; events of this turn reach onEvent in order. */
+  start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }>;
+  /** Resolves with the turn's final status once its terminal event was delivered. */
+  finished(): Promise<TurnStatus>;
+  answer(questionId: string, answer: string): Promise<void>;
+  cancel(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const TERMINAL_STATUS: Partial<Record<CairnEvent['type'], TurnStatus>> = {
+  'turn.completed': 'completed',
+  'turn.failed': 'failed',
+  'turn.cancelled': 'cancelled',
+  'turn.interrupted': 'interrupted',
+};

@@ -1,0 +1,37 @@
+import { CairnError } from '../errors';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, question: 3, interrupted: 130 } as const;
+
+export const USAGE = `Usage:
+  cairn serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
+  cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--data-dir DIR] [--server URL]
+  cairn config model list [--json] [--data-dir DIR]
+  cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
+                         [--max-tokens N] [--thinking-budget N] [--activate] [--data-dir DIR]
+  cairn config model activate ID|NAME [--data-dir DIR]
+  cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
+  cairn --version
+
+Environment: CAIRN_DATA_DIR, CAIRN_TOKEN, CAIRN_ANTHROPIC_API_KEY, CAIRN_ANTHROPIC_BASE_URL, CAIRN_MODEL,
+CAIRN_CONVERSATION_ONLY. See README.md.`;
+
+/** Bad command-line usage: exit code 2 with the message and a pointer to --help. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parseIntFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a whole number (got "${value}").`);
+  return n;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof CairnError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}

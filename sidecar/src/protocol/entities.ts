@@ -1,0 +1,151 @@
+import { z } from 'zod';
+
+/** Wire shapes of the things the API returns. One schema per shape; types derive from them. */
+
+export const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+export type ErrorInfo = z.infer<typeof ErrorInfo>;
+
+export const ErrorResponse = z.object({ error: ErrorInfo });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const Health = z.object({ ok: z.literal(true), name: z.literal('cairn'), version: z.string() });
+export type Health = z.infer<typeof Health>;
+
+export const Capabilities = z.object({
+  mode: z.enum(['local', 'remote', 'conversation-only']),
+  projects: z.boolean(),
+  shell: z.boolean(),
+  files: z.boolean(),
+  kernels: z.boolean(),
+  mcp: z.boolean(),
+  version: z.string(),
+});
+export type Capabilities = z.infer<typeof Capabilities>;
+
+export const Project = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_opened_at: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const ApprovalMode = z.enum(['auto', 'ask']);
+export type ApprovalMode = z.infer<typeof ApprovalMode>;
+
+export const Session = z.object({
+  id: z.string(),
+  project_id: z.string().nullable(),
+  title: z.string(),
+  approval: ApprovalMode,
+  created_at: z.string(),
+  updated_at: z.string(),
+  running_turn_id: z.string().nullable(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const TurnStatus = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+export const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() });
+export type Usage = z.infer<typeof Usage>;
+
+export const Turn = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  ordinal: z.number().int(),
+  request_id: z.string(),
+  prompt: z.string(),
+  status: TurnStatus,
+  error: ErrorInfo.nullable(),
+  usage: Usage.nullable(),
+  continuations: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type Turn = z.infer<typeof Turn>;
+
+/** Anthropic content blocks pass through as they are (text, thinking, tool_use, tool_result). */
+export const ContentBlock = z.looseObject({ type: z.string() });
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+export const Message = z.object({
+  id: z.number().int(),
+  turn_id: z.string().nullable(),
+  role: z.enum(['user', 'assistant']),
+  content: z.array(ContentBlock),
+  /** Instructions Cairn added on its own (continue, make it smaller, synthetic results). */
+  internal: z.boolean(),
+  created_at: z.string(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const ToolCallStatus = z.enum([
+  'waiting_approval',
+  'running',
+  'completed',
+  'failed',
+  'denied',
+  'cancelled',
+  'interrupted',
+]);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+export const ToolCall = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  turn_id: z.string(),
+  tool_use_id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  status: ToolCallStatus,
+  is_error: z.boolean(),
+  preview: z.string().nullable(),
+  /** Set when the result was too large for the model and went to a file. */
+  result_file: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ToolCallWithResult = ToolCall.extend({ result: z.string().nullable() });
+export type ToolCallWithResult = z.infer<typeof ToolCallWithResult>;
+
+export const TurnWithDetails = Turn.extend({ messages: z.array(Message), tool_calls: z.array(ToolCall) });
+export type TurnWithDetails = z.infer<typeof TurnWithDetails>;
+
+export const QuestionKind = z.enum(['question', 'approval']);
+export const QuestionStatus = z.enum(['pending', 'answered', 'closed']);
+
+export const Question = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  turn_id: z.string(),
+  tool_call_id: z.string().nullable(),
+  kind: QuestionKind,
+  question: z.string(),
+  options: z.array(z.string()).nullable(),
+  /** For approvals: the tool that waits. */
+  tool: z.object({ name: z.string(), input: z.unknown() }).nullable(),
+  status: QuestionStatus,
+  answer: z.string().nullable(),
+  created_at: z.string(),
+  answered_at: z.string().nullable(),
+});
+export type Question = z.infer<typeof Question>;
+
+export const ModelConfig = z.object({
+  id: z.string(),
+  name: z.string(),
+  model: z.string(),
+  base_url: z.string().nullable(),
+  context_window: z.number().int(),
+  max_tokens: z.number().int(),
+  thinking_budget: z.number().int().nullable(),
+  active: z.boolean(),
+  has_key: z.boolean(),
+  created_at: z.string(),
+});
+export type ModelConfig = z.infer<typeof ModelConfig>;

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { ErrorInfo, Message, Question, ToolCallStatus, Usage } from './entities';
+
+/** The journal's events: one discriminated union on `type`; the WebSocket relays them as they are. */
+
+const base = {
+  seq: z.number().int().positive(),
+  session_id: z.string(),
+  turn_id: z.string().nullable(),
+  time: z.string(),
+};
+
+export const TurnStartedEvent = z.object({
+  ...base,
+  type: z.literal('turn.started'),
+  ordinal: z.number().int(),
+  prompt: z.string(),
+});
+export const MessageDeltaEvent = z.object({
+  ...base,
+  type: z.literal('message.delta'),
+  index: z.number().int(),
+  text: z.string(),
+});
+export const ThinkingDeltaEvent = z.object({
+  ...base,
+  type: z.literal('thinking.delta'),
+  index: z.number().int(),
+  text: z.string(),
+});
+export const MessageCompletedEvent = z.object({
+  ...base,
+  type: z.literal('message.completed'),
+  message: Message,
+  stop_reason: z.string().nullable(),
+});
+export const ToolStartedEvent = z.object({
+  ...base,
+  type: z.literal('tool.started'),
+  tool_call_id: z.string(),
+  tool_use_id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+});
+export const ToolOutputEvent = z.object({
+  ...base,
+  type: z.literal('tool.output'),
+  tool_call_id: z.string(),
+  stream: z.enum(['stdout', 'stderr']),
+  text: z.string(),
+});
+export const ToolFinishedEvent = z.object({
+  ...base,
+  type: z.literal('tool.finished'),
+  tool_call_id: z.string(),
+  status: ToolCallStatus,
+  is_error: z.boolean(),
+  duration_ms: z.number(),
+  preview: z.string(),
+});
+export const QuestionRequiredEvent = z.object({
+  ...base,
+  type: z.literal('question.required'),
+  question: Question,
+});
+export const QuestionAnsweredEvent = z.object({
+  ...base,
+  type: z.literal('question.answered'),
+  question_id: z.string(),
+  answer: z.string(),
+});
+export const QuestionClosedEvent = z.object({
+  ...base,
+  type: z.literal('question.closed'),
+  question_id: z.string(),
+  reason: z.string(),
+});
+export const LlmContinuationEvent = z.object({
+  ...base,
+  type: z.literal('llm.continuation'),
+  reason: z.enum(['max_tokens', 'truncated_tool_call']),
+  attempt: z.number().int(),
+  max_attempts: z.number().int(),
+});
+export const TurnCompletedEvent = z.object({
+  ...base,
+  type: z.literal('turn.completed'),
+  usage: Usage.nullable(),
+});
+export const TurnFailedEvent = z.object({ ...base, type: z.literal('turn.failed'), error: ErrorInfo });
+export const TurnCancelledEvent = z.object({ ...base, type: z.literal('turn.cancelled') });
+export const TurnInterruptedEvent = z.object({
+  ...base,
+  type: z.literal('turn.interrupted'),
+  reason: z.string(),
+});
+
+export const CairnEvent = z.discriminatedUnion('type', [
+  TurnStartedEvent,
+  MessageDeltaEvent,
+  ThinkingDeltaEvent,
+  MessageCompletedEvent,
+  ToolStartedEvent,
+  ToolOutputEvent,
+  ToolFinishedEvent,
+  QuestionRequiredEvent,
+  QuestionAnsweredEvent,
+  QuestionClosedEvent,
+  LlmContinuationEvent,
+  TurnCompletedEvent,
+  TurnFailedEvent,
+  TurnCancelledEvent,
+  TurnInterruptedEvent,
+]);
+export type CairnEvent = z.infer<typeof CairnEvent>;
+export type CairnEventType = CairnEvent['type'];
+
+/** What a producer hands the journal: the event without the fields the journal assigns. */
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+export type NewEvent = DistributiveOmit<CairnEvent, 'seq' | 'session_id' | 'time'>;
+
+export const TERMINAL_TURN_EVENTS = [
+  'turn.completed',
+  'turn.failed',
+  'turn.cancelled',
+  'turn.interrupted',
+] as const;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ApprovalMode } from './entities';
+
+/** Request bodies and queries the API accepts. */
+
+export const CreateProjectRequest = z.object({ path: z.string().min(1, 'path is required') });
+export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
+
+export const CreateSessionRequest = z.object({
+  project_id: z.string().nullish(),
+  title: z.string().max(200).optional(),
+  approval: ApprovalMode.optional(),
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+
+export const UpdateSessionRequest = z
+  .object({ title: z.string().min(1).max(200).optional(), approval: ApprovalMode.optional() })
+  .refine((v) => v.title !== undefined || v.approval !== undefined, 'give title or approval');
+export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
+
+export const ListSessionsQuery = z.object({ project_id: z.string().optional() });
+
+export const StartTurnRequest = z.object({
+  prompt: z.string().min(1, 'prompt is required'),
+  request_id: z.string().min(1, 'request_id is required').max(200),
+});
+export type StartTurnRequest = z.infer<typeof StartTurnRequest>;
+
+export const ListTurnsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be between 1 and 200')
+    .max(200, 'limit must be between 1 and 200')
+    .default(30),
+  before: z.coerce.number().int('before must be a turn ordinal').positive().optional(),
+});
+
+export const ListEventsQuery = z.object({
+  after: z.coerce.number().int('after must be a sequence number').min(0).default(0),
+});
+
+export const AnswerQuestionRequest = z.object({ answer: z.string().min(1, 'answer is required') });
+export type AnswerQuestionRequest = z.infer<typeof AnswerQuestionRequest>;
+
+const baseUrl = z
+  .url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' })
+  .nullish()
+  .transform((v) => v ?? null);
+
+export const CreateModelRequest = z.object({
+  name: z.string().min(1).max(100),
+  model: z.string().min(1).max(200),
+  base_url: baseUrl,
+  context_window: z.number().int().min(1024).default(200_000),
+  max_tokens: z.number().int().min(1).default(8192),
+  thinking_budget: z.number().int().min(1024).nullish(),
+});
+export type CreateModelRequest = z.infer<typeof CreateModelRequest>;
+
+export const UpdateModelRequest = z.object({
+  name: z.string().min(1).max(100).optional(),
+  model: z.string().min(1).max(200).optional(),
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' })
+    .nullable()
+    .optional(),
+  context_window: z.number().int().min(1024).optional(),
+  max_tokens: z.number().int().min(1).optional(),
+  thinking_budget: z.number().int().min(1024).nullable().optional(),
+});
+export type UpdateModelRequest = z.infer<typeof UpdateModelRequest>;
+
+export const SetModelKeyRequest = z.object({ key: z.string().min(1, 'key is required') });

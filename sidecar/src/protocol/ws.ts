@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { CairnEvent } from './events';
+
+/** WebSocket messages at /api/ws. */
+
+export const WsClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('authenticate'), token: z.string() }),
+  z.object({
+    type: z.literal('subscribe'),
+    session_id: z.string(),
+    after_seq: z.number().int().min(0).default(0),
+  }),
+  z.object({ type: z.literal('unsubscribe'), session_id: z.string() }),
+]);
+export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+export const WsServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('authenticated') }),
+  z.object({ type: z.literal('subscribed'), session_id: z.string(), after_seq: z.number() }),
+  z.object({ type: z.literal('event'), event: CairnEvent }),
+  z.object({ type: z.literal('error'), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+export type WsServerMessage = z.infer<typeof WsServerMessage>;
+
+/** Close code for a socket that did not authenticate in time or sent a wrong token. */
+export const WS_CLOSE_UNAUTHENTICATED = 4401;

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { CairnError } from '../errors';
+import { isHostAllowed, isOriginAllowed, isTokenValid, type RequestPolicyOptions } from './request-policy';
+import { registerMetaRoutes } from './routes/meta-routes';
+import { registerModelRoutes } from './routes/model-routes';
+import { registerProjectRoutes } from './routes/project-routes';
+import { registerQuestionRoutes } from './routes/question-routes';
+import { registerSessionRoutes } from './routes/session-routes';
+import { registerTurnRoutes } from './routes/turn-routes';
+import type { ServerContext } from './server-context';
+import { WsHub } from './ws-hub';
+
+export interface CairnServerOptions extends ServerContext, RequestPolicyOptions {
+  token: string;
+  /** How long a WebSocket may stay unauthenticated (DESIGN.md: 5 s). */
+  wsAuthTimeoutMs: number;
+  /** The built renderer, served as public static files; null when not built. */
+  staticDir: string | null;
+  https: boolean;
+}
+
+export interface CairnServer {
+  app: FastifyInstance;
+  hub: WsHub;
+  /** Every route the router knows, for the security tests. */
+  routes: { method: string; url: string }[];
+}
+
+const PUBLIC_API = new Set(['/api/health']);
+
+export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, exposeHeadRoutes: false });
+  const routes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+
+  app.addHook('onRequest', async (req, reply) => guard(req, reply, options));
+  app.setErrorHandler((error, _req, reply) => sendError(reply, error, options));
+  app.setNotFoundHandler((req, reply) => {
+    if (!req.url.startsWith('/api/') && options.staticDir) return reply.sendFile('index.html');
+    return reply
+      .code(404)
+      .send({ error: { code: 'not_found', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
+  });
+
+  await app.register(fastifyWebsocket);
+  const hub = new WsHub({
+    journal: options.store.events,
+    sessions: options.store.sessions,
+    token: options.token,
+    authTimeoutMs: options.wsAuthTimeoutMs,
+    logger: options.logger,
+  });
+  app.get('/api/ws', { websocket: true }, (socket) => hub.accept(socket));
+  app.addHook('onClose', async () => hub.close());
+
+  registerMetaRoutes(app, options);
+  registerProjectRoutes(app, options);
+  registerSessionRoutes(app, options);
+  registerTurnRoutes(app, options);
+  registerQuestionRoutes(app, options);
+  registerModelRoutes(app, options);
+
+  if (options.staticDir && fs.existsSync(options.staticDir)) {
+    await app.register(fastifyStatic, { root: options.staticDir, prefix: '/', wildcard: true });
+  } else {
+    app.get('/', async (_req, reply) => reply.type('text/html').send(PLACEHOLDER_PAGE));
+  }
+  return { app, hub, routes };
+}
+
+/** Host, then Origin, then CORS preflight, then the token: in that order. */
+async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnServerOptions): Promise<void> {
+  const host = req.headers.host;
+  if (!isHostAllowed(host, options)) {
+    return void reply
+      .code(403)
+      .send({ error: { code: 'forbidden', message: `Host "${host ?? ''}" is not allowed.` } });
+  }
+  const origin = req.headers.origin;
+  if (!isOriginAllowed(origin, host, options.https ? 'https' : 'http', options)) {
+    return void reply
+      .code(403)
+      .send({ error: { code: 'forbidden', message: `Origin "${origin}" is not allowed.` } });
+  }
+  if (origin) {
+    reply.header('access-control-allow-origin', origin);
+    reply.header('vary', 'Origin');
+  }
+  if (req.method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
+    reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    reply.header('access-control-allow-headers', 'authorization, content-type');
+    reply.header('access-control-max-age', '600');
+    return void reply.code(204).send();
+  }
+  const path = req.url.split('?')[0]!;
+  if (!path.startsWith('/api/') || PUBLIC_API.has(path)) return;
+  // A WebSocket authenticates with its first message (a browser cannot set headers on it).
+  if (path === '/api/ws' && req.headers.upgrade?.toLowerCase() === 'websocket') return;
+  if (!isTokenValid(req.headers.authorization, options.token)) {
+    return void reply.code(401).send({
+      error: {
+        code: 'unauthorized',
+        message: 'A valid token is required: send Authorization: Bearer <token>.',
+      },
+    });
+  }
+}
+
+function sendError(reply: FastifyReply, error: unknown, options: CairnServerOptions): FastifyReply {
+  if (error instanceof CairnError) return reply.code(error.status).send({ error: error.toJSON() });
+  const status = (error as { statusCode?: number }).statusCode;
+  const message = error instanceof Error ? error.message : String(error);
+  if (status && status >= 400 && status < 500) {
+    return reply
+      .code(status)
+      .send({ error: { code: status === 404 ? 'not_found' : 'bad_request', message } });
+  }
+  options.logger.error('request failed', { error });
+  return reply.code(500).send({
+    error: {
+      code: 'internal',
+      message: `Something went wrong inside Cairn. Details are in ${options.dataDir}/logs.`,
+    },
+  });
+}
+
+const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cairn</title></head>
+<body><h1>Cairn</h1><p>The API is running. The web UI has not been built yet.</p></body></html>`;

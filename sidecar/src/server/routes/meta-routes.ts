@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { Capabilities, Health } from '../../protocol';
+import type { ServerContext } from '../server-context';
+
+export function registerMetaRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/health', async (): Promise<Health> => ({ ok: true, name: 'cairn', version: ctx.version }));
+
+  app.get('/api/capabilities', async (): Promise<Capabilities> => {
+    const full = !ctx.conversationOnly;
+    return {
+      mode: ctx.conversationOnly ? 'conversation-only' : ctx.mode,
+      projects: full,
+      shell: full,
+      files: full,
+      kernels: false,
+      mcp: false,
+      version: ctx.version,
+    };
+  });
+}

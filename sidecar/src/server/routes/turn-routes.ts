@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { listTurnPage } from '../../agent/turn-history';
+import { notFound } from '../../errors';
+import { ListEventsQuery, ListTurnsQuery, StartTurnRequest } from '../../protocol';
+import { parse } from '../parse';
+import type { ServerContext } from '../server-context';
+
+export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const requireSession = (id: string) => {
+    if (!ctx.store.sessions.get(id)) throw notFound('Session', id);
+  };
+
+  app.post<{ Params: { id: string } }>('/api/sessions/:id/turns', async (req, reply) => {
+    const body = parse(StartTurnRequest, req.body);
+    const { turn } = ctx.runtime.startTurn(req.params.id, body.prompt, body.request_id);
+    return reply.code(202).send(turn);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/sessions/:id/turns', async (req) => {
+    requireSession(req.params.id);
+    const query = parse(ListTurnsQuery, req.query);
+    return listTurnPage(ctx.store, req.params.id, query.limit, query.before);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/turns/:id', async (req) => {
+    const turn = ctx.store.turns.get(req.params.id);
+    if (!turn) throw notFound('Turn', req.params.id);
+    return turn;
+  });
+
+  app.post<{ Params: { id: string } }>('/api/turns/:id/cancel', async (req) =>
+    ctx.runtime.cancelTurn(req.params.id),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (req) => {
+    requireSession(req.params.id);
+    const query = parse(ListEventsQuery, req.query);
+    return { events: ctx.store.events.after(req.params.id, query.after) };
+  });
+}

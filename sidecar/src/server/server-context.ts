@@ -1,0 +1,17 @@
+import type { AgentRuntime } from '../agent/agent-runtime';
+import type { Logger } from '../log/logger';
+import type { Keychain } from '../secrets/keychain';
+import type { Store } from '../store/store';
+
+/** What route handlers reach: domain objects only, no HTTP details. */
+export interface ServerContext {
+  store: Store;
+  runtime: AgentRuntime;
+  keychain: Keychain;
+  logger: Logger;
+  version: string;
+  dataDir: string;
+  conversationOnly: boolean;
+  mode: 'local' | 'remote';
+  env: NodeJS.ProcessEnv;
+}

@@ -1,0 +1,101 @@
+import type { CairnEvent, NewEvent } from '../protocol';
+import type { Db } from './database';
+import { now } from './ids';
+
+type Listener = (event: CairnEvent) => void;
+
+interface EventRow {
+  session_id: string;
+  seq: number;
+  turn_id: string | null;
+  type: string;
+  time: string;
+  data: string;
+}
+
+const toEvent = (row: EventRow): CairnEvent =>
+  ({
+    ...JSON.parse(row.data),
+    type: row.type,
+    seq: row.seq,
+    session_id: row.session_id,
+    turn_id: row.turn_id,
+    time: row.time,
+  }) as CairnEvent;
+
+/**
+ * The append-only event journal. Every event gets the next per-session sequence number; listeners
+ * hear an event after it is stored, so a relay never shows what the journal does not hold. Inside a
+ * transaction (see `transaction`) that means after the outermost commit: a rolled-back event is never heard.
+ */
+export class EventJournal {
+  private readonly listeners = new Set<Listener>();
+  /** Appended inside a transaction that has not committed yet. */
+  private readonly uncommitted: CairnEvent[] = [];
+  private readonly nextSeq;
+  private readonly insert;
+
+  constructor(private readonly db: Db) {
+    this.nextSeq = db.prepare('UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq');
+    this.insert = db.prepare(
+      'INSERT INTO events (session_id, seq, turn_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  append(sessionId: string, event: NewEvent): CairnEvent {
+    const { type, turn_id, ...data } = event;
+    const time = now();
+    const seq = this.db.transaction(() => {
+      const row = this.nextSeq.get(sessionId) as { last_seq: number } | undefined;
+      if (!row) throw new Error(`session ${sessionId} does not exist`);
+      this.insert.run(sessionId, row.last_seq, turn_id, type, time, JSON.stringify(data));
+      return row.last_seq;
+    })();
+    const stored = { ...event, seq, session_id: sessionId, time } as CairnEvent;
+    if (this.db.inTransaction) this.uncommitted.push(stored);
+    else this.notify(stored);
+    return stored;
+  }
+
+  /**
+   * Runs `fn` in a transaction (nested ones become savepoints). Events appended inside are heard once
+   * the outermost transaction commits, and dropped unheard if theirs rolls back.
+   */
+  transaction<T>(fn: () => T): T {
+    const mark = this.uncommitted.length;
+    let result: T;
+    try {
+      result = this.db.transaction(fn)();
+    } catch (error) {
+      this.uncommitted.length = mark;
+      throw error;
+    }
+    if (!this.db.inTransaction) {
+      for (const event of this.uncommitted.splice(0)) this.notify(event);
+    }
+    return result;
+  }
+
+  private notify(event: CairnEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener (a closed socket) must not break the producer.
+      }
+    }
+  }
+
+  after(sessionId: string, afterSeq: number, limit = 10_000): CairnEvent[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+        .all(sessionId, afterSeq, limit) as EventRow[]
+    ).map(toEvent);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

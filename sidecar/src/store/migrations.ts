@@ -1,0 +1,132 @@
+/** The schema's history. Append only: a released migration is never edited. */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'initial schema',
+    sql: `
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_opened_at TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  project_id TEXT REFERENCES projects(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  approval TEXT NOT NULL DEFAULT 'auto',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_seq INTEGER NOT NULL DEFAULT 0,
+  context_head TEXT
+);
+CREATE INDEX sessions_by_project ON sessions(project_id, updated_at);
+CREATE TABLE turns (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  request_id TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  status TEXT NOT NULL,
+  error_code TEXT,
+  error_message TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  continuations INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  finished_at TEXT,
+  UNIQUE (session_id, ordinal),
+  UNIQUE (session_id, request_id)
+);
+CREATE INDEX turns_by_status ON turns(status);
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn_id TEXT REFERENCES turns(id) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  content TEXT NOT NULL,
+  internal INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX messages_by_session ON messages(session_id, id);
+CREATE INDEX messages_by_turn ON messages(turn_id, id);
+CREATE TABLE events (
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  turn_id TEXT,
+  type TEXT NOT NULL,
+  time TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE context_versions (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  parent_id TEXT,
+  first_message_id INTEGER,
+  summary TEXT,
+  reason TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (session_id, number)
+);
+CREATE TABLE tool_calls (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  tool_use_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  input TEXT NOT NULL,
+  status TEXT NOT NULL,
+  is_error INTEGER NOT NULL DEFAULT 0,
+  preview TEXT,
+  result_file TEXT,
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  duration_ms INTEGER
+);
+CREATE INDEX tool_calls_by_turn ON tool_calls(turn_id, started_at);
+CREATE INDEX tool_calls_by_status ON tool_calls(status);
+CREATE TABLE questions (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  tool_call_id TEXT,
+  kind TEXT NOT NULL,
+  question TEXT NOT NULL,
+  options TEXT,
+  tool TEXT,
+  status TEXT NOT NULL,
+  answer TEXT,
+  created_at TEXT NOT NULL,
+  answered_at TEXT
+);
+CREATE INDEX questions_by_session ON questions(session_id, status);
+CREATE TABLE model_configs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  model TEXT NOT NULL,
+  base_url TEXT,
+  context_window INTEGER NOT NULL,
+  max_tokens INTEGER NOT NULL DEFAULT 8192,
+  thinking_budget INTEGER,
+  active INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX model_configs_one_active ON model_configs(active) WHERE active = 1;
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,81 @@
+import type { Question } from '../protocol';
+import type { Db } from './database';
+import { newId, now } from './ids';
+
+interface QuestionRow extends Omit<Question, 'options' | 'tool'> {
+  options: string | null;
+  tool: string | null;
+}
+
+const toQuestion = (row: QuestionRow): Question => ({
+  ...row,
+  options: row.options ? (JSON.parse(row.options) as string[]) : null,
+  tool: row.tool ? (JSON.parse(row.tool) as Question['tool']) : null,
+});
+
+export class QuestionsRepo {
+  constructor(private readonly db: Db) {}
+
+  create(input: {
+    sessionId: string;
+    turnId: string;
+    toolCallId: string | null;
+    kind: Question['kind'];
+    question: string;
+    options: string[] | null;
+    tool: Question['tool'];
+  }): Question {
+    const id = newId('q');
+    this.db
+      .prepare(
+        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      )
+      .run(
+        id,
+        input.sessionId,
+        input.turnId,
+        input.toolCallId,
+        input.kind,
+        input.question,
+        input.options ? JSON.stringify(input.options) : null,
+        input.tool ? JSON.stringify(input.tool) : null,
+        now(),
+      );
+    return this.get(id)!;
+  }
+
+  get(id: string): Question | null {
+    const row = this.db.prepare('SELECT * FROM questions WHERE id = ?').get(id) as QuestionRow | undefined;
+    return row ? toQuestion(row) : null;
+  }
+
+  pending(sessionId: string): Question[] {
+    return (
+      this.db
+        .prepare(
+          "SELECT * FROM questions WHERE session_id = ? AND status = 'pending' ORDER BY created_at, rowid",
+        )
+        .all(sessionId) as QuestionRow[]
+    ).map(toQuestion);
+  }
+
+  /** Marks a pending question answered; false when it was no longer pending. */
+  answer(id: string, answer: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE questions SET status = 'answered', answer = ?, answered_at = ? WHERE id = ? AND status = 'pending'",
+        )
+        .run(answer, now(), id).changes > 0
+    );
+  }
+
+  /** Closes every pending question of a turn; returns the ids closed. */
+  closeForTurn(turnId: string): string[] {
+    const rows = this.db
+      .prepare("UPDATE questions SET status = 'closed' WHERE turn_id = ? AND status = 'pending' RETURNING id")
+      .all(turnId) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,91 @@
+import type { ApprovalMode, Session } from '../protocol';
+import type { Db } from './database';
+import { newId, now } from './ids';
+
+interface SessionRow {
+  id: string;
+  project_id: string | null;
+  title: string;
+  approval: ApprovalMode;
+  created_at: string;
+  updated_at: string;
+  running_turn_id: string | null;
+}
+
+const SELECT = `SELECT s.id, s.project_id, s.title, s.approval, s.created_at, s.updated_at,
+  (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.status = 'running' LIMIT 1) AS running_turn_id
+  FROM sessions s`;
+
+export class SessionsRepo {
+  constructor(private readonly db: Db) {}
+
+  create(input: {
+    projectId: string | null;
+    title?: string | undefined;
+    approval?: ApprovalMode | undefined;
+  }): Session {
+    const time = now();
+    const id = newId('ses');
+    const versionId = newId('ctx');
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          'INSERT INTO sessions (id, project_id, title, approval, created_at, updated_at, context_head) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          id,
+          input.projectId,
+          input.title ?? 'New session',
+          input.approval ?? 'auto',
+          time,
+          time,
+          versionId,
+        );
+      this.db
+        .prepare(
+          "INSERT INTO context_versions (id, session_id, number, parent_id, first_message_id, summary, reason, created_at) VALUES (?, ?, 1, NULL, NULL, NULL, 'initial', ?)",
+        )
+        .run(versionId, id, time);
+    })();
+    return this.get(id)!;
+  }
+
+  get(id: string): Session | null {
+    return (this.db.prepare(`${SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined) ?? null;
+  }
+
+  list(projectId?: string): Session[] {
+    if (projectId !== undefined) {
+      return this.db
+        .prepare(`${SELECT} WHERE s.project_id = ? ORDER BY s.updated_at DESC`)
+        .all(projectId) as SessionRow[];
+    }
+    return this.db.prepare(`${SELECT} ORDER BY s.updated_at DESC`).all() as SessionRow[];
+  }
+
+  listIdsByProject(projectId: string): string[] {
+    return (
+      this.db.prepare('SELECT id FROM sessions WHERE project_id = ?').all(projectId) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  update(
+    id: string,
+    patch: { title?: string | undefined; approval?: ApprovalMode | undefined },
+  ): Session | null {
+    const current = this.get(id);
+    if (!current) return null;
+    this.db
+      .prepare('UPDATE sessions SET title = ?, approval = ?, updated_at = ? WHERE id = ?')
+      .run(patch.title ?? current.title, patch.approval ?? current.approval, now(), id);
+    return this.get(id);
+  }
+
+  touch(id: string): void {
+    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now(), id);
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  }
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { ContextVersionsRepo } from './context-versions-repo';
+import { type Db, type OpenDatabaseOptions, openDatabase } from './database';
+import { EventJournal } from './event-journal';
+import { MessagesRepo } from './messages-repo';
+import { ModelConfigsRepo } from './model-configs-repo';
+import { ProjectsRepo } from './projects-repo';
+import { QuestionsRepo } from './questions-repo';
+import { SessionsRepo } from './sessions-repo';
+import { SettingsRepo } from './settings-repo';
+import { ToolCallsRepo } from './tool-calls-repo';
+import { TurnsRepo } from './turns-repo';
+
+export const DATABASE_FILE = 'cairn.db';
+
+/** The SQLite store: every table's repository over one connection. */
+export class Store {
+  readonly projects: ProjectsRepo;
+  readonly sessions: SessionsRepo;
+  readonly turns: TurnsRepo;
+  readonly messages: MessagesRepo;
+  readonly events: EventJournal;
+  readonly contextVersions: ContextVersionsRepo;
+  readonly toolCalls: ToolCallsRepo;
+  readonly questions: QuestionsRepo;
+  readonly models: ModelConfigsRepo;
+  readonly settings: SettingsRepo;
+
+  constructor(readonly db: Db) {
+    this.projects = new ProjectsRepo(db);
+    this.sessions = new SessionsRepo(db);
+    this.turns = new TurnsRepo(db);
+    this.messages = new MessagesRepo(db);
+    this.events = new EventJournal(db);
+    this.contextVersions = new ContextVersionsRepo(db);
+    this.toolCalls = new ToolCallsRepo(db);
+    this.questions = new QuestionsRepo(db);
+    this.models = new ModelConfigsRepo(db);
+    this.settings = new SettingsRepo(db);
+  }
+
+  static open(dataDir: string, options?: OpenDatabaseOptions): Store {
+    return new Store(openDatabase(path.join(dataDir, DATABASE_FILE), options));
+  }
+
+  /** One transaction over every repository; journal listeners hear its events after it commits. */
+  transaction<T>(fn: () => T): T {
+    return this.events.transaction(fn);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

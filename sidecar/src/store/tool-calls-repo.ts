@@ -1,0 +1,107 @@
+import type { ToolCall, ToolCallStatus } from '../protocol';
+import type { Db } from './database';
+import { newId, now } from './ids';
+
+interface ToolCallRow extends Omit<ToolCall, 'input' | 'is_error'> {
+  input: string;
+  is_error: number;
+}
+
+const toToolCall = (row: ToolCallRow): ToolCall => ({
+  ...row,
+  input: JSON.parse(row.input) as unknown,
+  is_error: row.is_error === 1,
+});
+
+export class ToolCallsRepo {
+  constructor(private readonly db: Db) {}
+
+  create(input: {
+    sessionId: string;
+    turnId: string;
+    toolUseId: string;
+    name: string;
+    input: unknown;
+    status: ToolCallStatus;
+  }): ToolCall {
+    const id = newId('tc');
+    this.db
+      .prepare(
+        `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, started_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        input.sessionId,
+        input.turnId,
+        input.toolUseId,
+        input.name,
+        JSON.stringify(input.input ?? {}),
+        input.status,
+        now(),
+      );
+    return this.get(id)!;
+  }
+
+  get(id: string): ToolCall | null {
+    const row = this.db.prepare('SELECT * FROM tool_calls WHERE id = ?').get(id) as ToolCallRow | undefined;
+    return row ? toToolCall(row) : null;
+  }
+
+  setStatus(id: string, status: ToolCallStatus): void {
+    this.db.prepare('UPDATE tool_calls SET status = ? WHERE id = ?').run(status, id);
+  }
+
+  finish(
+    id: string,
+    result: {
+      status: ToolCallStatus;
+      isError: boolean;
+      preview: string;
+      resultFile: string | null;
+      durationMs: number;
+    },
+  ): ToolCall {
+    this.db
+      .prepare(
+        'UPDATE tool_calls SET status = ?, is_error = ?, preview = ?, result_file = ?, finished_at = ?, duration_ms = ? WHERE id = ?',
+      )
+      .run(
+        result.status,
+        result.isError ? 1 : 0,
+        result.preview,
+        result.resultFile,
+        now(),
+        Math.round(result.durationMs),
+        id,
+      );
+    return this.get(id)!;
+  }
+
+  forTurns(turnIds: string[]): Map<string, ToolCall[]> {
+    const result = new Map<string, ToolCall[]>();
+    if (turnIds.length === 0) return result;
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM tool_calls WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY started_at, rowid',
+      )
+      .all(JSON.stringify(turnIds)) as ToolCallRow[];
+    for (const row of rows) {
+      const list = result.get(row.turn_id) ?? [];
+      list.push(toToolCall(row));
+      result.set(row.turn_id, list);
+    }
+    return result;
+  }
+
+  /** Calls that never got a result (the process stopped while they ran or waited). */
+  unfinished(): ToolCall[] {
+    return (
+      this.db
+        .prepare(
+          "SELECT * FROM tool_calls WHERE status IN ('running', 'waiting_approval') ORDER BY started_at",
+        )
+        .all() as ToolCallRow[]
+    ).map(toToolCall);
+  }
+}

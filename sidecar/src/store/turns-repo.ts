@@ -1,0 +1,113 @@
+import type { ErrorInfo, Turn, TurnStatus, Usage } from '../protocol';
+import type { Db } from './database';
+import { newId, now } from './ids';
+
+interface TurnRow {
+  id: string;
+  session_id: string;
+  ordinal: number;
+  request_id: string;
+  prompt: string;
+  status: TurnStatus;
+  error_code: string | null;
+  error_message: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  continuations: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+function toTurn(row: TurnRow): Turn {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    ordinal: row.ordinal,
+    request_id: row.request_id,
+    prompt: row.prompt,
+    status: row.status,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    usage:
+      row.input_tokens !== null || row.output_tokens !== null
+        ? { input_tokens: row.input_tokens ?? 0, output_tokens: row.output_tokens ?? 0 }
+        : null,
+    continuations: row.continuations,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+  };
+}
+
+export class TurnsRepo {
+  constructor(private readonly db: Db) {}
+
+  create(sessionId: string, requestId: string, prompt: string): Turn {
+    const id = newId('trn');
+    const time = now();
+    this.db
+      .prepare(
+        `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, created_at)
+         VALUES (?, ?, (SELECT COALESCE(MAX(ordinal), 0) + 1 FROM turns WHERE session_id = ?), ?, ?, 'running', ?)`,
+      )
+      .run(id, sessionId, sessionId, requestId, prompt, time);
+    return this.get(id)!;
+  }
+
+  get(id: string): Turn | null {
+    const row = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  byRequestId(sessionId: string, requestId: string): Turn | null {
+    const row = this.db
+      .prepare('SELECT * FROM turns WHERE session_id = ? AND request_id = ?')
+      .get(sessionId, requestId) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  running(sessionId: string): Turn | null {
+    const row = this.db
+      .prepare("SELECT * FROM turns WHERE session_id = ? AND status = 'running' LIMIT 1")
+      .get(sessionId) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  allRunning(): Turn[] {
+    return (this.db.prepare("SELECT * FROM turns WHERE status = 'running'").all() as TurnRow[]).map(toTurn);
+  }
+
+  /** The newest `limit` turns older than `before`, oldest first. */
+  page(sessionId: string, limit: number, before?: number): { turns: Turn[]; nextBefore: number | null } {
+    const rows = this.db
+      .prepare(`SELECT * FROM turns WHERE session_id = ? AND ordinal < ? ORDER BY ordinal DESC LIMIT ?`)
+      .all(sessionId, before ?? Number.MAX_SAFE_INTEGER, limit) as TurnRow[];
+    rows.reverse();
+    const oldest = rows[0];
+    const hasOlder =
+      oldest !== undefined &&
+      this.db
+        .prepare('SELECT 1 FROM turns WHERE session_id = ? AND ordinal < ? LIMIT 1')
+        .get(sessionId, oldest.ordinal) !== undefined;
+    return { turns: rows.map(toTurn), nextBefore: hasOlder ? oldest.ordinal : null };
+  }
+
+  finish(id: string, status: Exclude<TurnStatus, 'running'>, error: ErrorInfo | null = null): Turn {
+    this.db
+      .prepare(
+        "UPDATE turns SET status = ?, error_code = ?, error_message = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+      )
+      .run(status, error?.code ?? null, error?.message ?? null, now(), id);
+    return this.get(id)!;
+  }
+
+  addUsage(id: string, usage: Usage): void {
+    this.db
+      .prepare(
+        'UPDATE turns SET input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ? WHERE id = ?',
+      )
+      .run(usage.input_tokens, usage.output_tokens, id);
+  }
+
+  countContinuation(id: string): void {
+    this.db.prepare('UPDATE turns SET continuations = continuations + 1 WHERE id = ?').run(id);
+  }
+}

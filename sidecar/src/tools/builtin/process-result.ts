@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import type { RunProcessResult } from '../process-runner';
+import { ToolError, type ToolResult } from '../tool';
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const MAX_TIMEOUT_SECONDS = 600;
+
+/** Extra variables for commands the model runs: nobody can answer a prompt, so git must not wait for one. */
+export const NON_INTERACTIVE_ENV = { GIT_TERMINAL_PROMPT: '0' } as const;
+
+/** A timeout in seconds from the model, defaulted and capped. */
+export function timeoutSeconds(requested: number | undefined): number {
+  if (requested === undefined || !Number.isFinite(requested) || requested <= 0) {
+    return DEFAULT_TIMEOUT_SECONDS;
+  }
+  return Math.min(requested, MAX_TIMEOUT_SECONDS);
+}
+
+/**
+ * The model-facing result of a Bash/Exec run: the interleaved output, then a last line when it failed
+ * (exit code, signal, timeout or cancellation).
+ */
+export function processToolResult(result: RunProcessResult, timeoutSec: number): ToolResult {
+  const body = result.output;
+  const withFooter = (footer: string) => ({
+    content: body === '' ? footer : `${body}${body.endsWith('\n') ? '' : '\n'}${footer}`,
+    isError: true,
+  });
+  if (result.cancelled) return withFooter('Command cancelled; the process tree was killed.');
+  if (result.timedOut) {
+    return withFooter(`Command timed out after ${timeoutSec} s; the process tree was killed.`);
+  }
+  if (result.exitCode !== 0) {
+    return withFooter(
+      result.exitCode === null
+        ? `[killed by signal ${result.signal ?? 'unknown'}]`
+        : `[exit code ${result.exitCode}]`,
+    );
+  }
+  return { content: body === '' ? '(no output)' : body };
+}
+
+/** A ToolError for a program that could not be started at all. */
+export function spawnFailure(err: unknown, program: string, cwd: string): ToolError {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  // spawn reports a missing working folder as ENOENT too.
+  if (code === 'ENOENT' && !existsSync(cwd))
+    return new ToolError(`The project folder ${cwd} no longer exists.`);
+  if (code === 'ENOENT') {
+    const hint =
+      process.platform === 'win32'
+        ? ' On Windows, .cmd/.bat scripts such as npm need `cmd.exe` with args ["/d", "/s", "/c", ...].'
+        : '';
+    return new ToolError(`Program not found: "${program}" (not on PATH, or the path is wrong).${hint}`);
+  }
+  if (code === 'EACCES') return new ToolError(`"${program}" is not executable (permission denied).`);
+  return new ToolError(`Could not start "${program}": ${err instanceof Error ? err.message : String(err)}`);
+}

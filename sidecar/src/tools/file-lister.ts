@@ -1,0 +1,173 @@
+import fs, { type Dirent } from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import ignore from 'ignore';
+import { type FileSystemAdapter, glob } from 'tinyglobby';
+import { isCaseInsensitivePlatform, isPathInside } from './path-guard';
+import { ToolError } from './tool';
+
+type Ignore = ReturnType<typeof ignore>;
+type Chain = { dir: string; rules: Ignore }[];
+type ReaddirCallback = (err: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
+
+export interface ListFilesOptions {
+  /** The project folder (canonical): `.gitignore` files from here down apply. */
+  root: string;
+  /** The folder to search (canonical, inside root). */
+  start: string;
+  /** A glob relative to `start`; `**` crosses folders, `{a,b}` and `[ab]` work. */
+  pattern: string;
+  /** Globs (relative to `start`) of files to leave out. */
+  exclude?: string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * Absolute paths of the files under `start` matching `pattern`. Skips `.git`, whatever `.gitignore` files
+ * (the root's and nested ones) exclude, and does not descend into symlinked folders. When `start` itself is
+ * ignored (the model asked for it explicitly) only the `.gitignore` files inside it apply.
+ */
+export async function listFiles(opts: ListFilesOptions): Promise<string[]> {
+  assertSafePattern(opts.pattern);
+  const rules = await rulesFor(opts.root, opts.start);
+  const caseInsensitive = isCaseInsensitivePlatform();
+
+  // tinyglobby matches; our readdir prunes ignored entries so ignored folders are never walked.
+  const readdir = (dir: string, options: unknown, callback?: ReaddirCallback) => {
+    const cb = (typeof options === 'function' ? options : callback) as ReaddirCallback;
+    fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
+      if (err) return cb(err, []);
+      const abs = path.resolve(dir);
+      if (!isPathInside(opts.start, abs)) return cb(null, []);
+      rules.filterEntries(abs, entries).then(
+        (kept) => cb(null, kept),
+        (error: NodeJS.ErrnoException) => cb(error, []),
+      );
+    });
+  };
+  const adapter: FileSystemAdapter = { readdir: readdir as unknown as FileSystemAdapter['readdir'] };
+
+  const found = await glob(opts.pattern, {
+    cwd: opts.start,
+    absolute: true,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    expandDirectories: false,
+    caseSensitiveMatch: !caseInsensitive,
+    ignore: ['**/.git/**', ...(opts.exclude ?? [])],
+    fs: adapter,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  opts.signal?.throwIfAborted();
+
+  const files: string[] = [];
+  for (const file of found) {
+    const abs = path.resolve(file);
+    // Belt and braces: a pattern must never reach outside the folder searched.
+    if (isPathInside(opts.start, abs) && !(await rules.ignores(abs, false))) files.push(abs);
+  }
+  return files;
+}
+
+/** The Gitignore rules for a search of `start`. */
+export interface GitignoreFilter {
+  /** Whether a path below `start` is excluded by `.git` or a `.gitignore` file. */
+  ignores(abs: string, isDir: boolean): Promise<boolean>;
+}
+
+/**
+ * The rules for searching `start`: the `.gitignore` files from `root` down, or only those inside `start`
+ * when `start` itself is ignored (the model asked for it explicitly).
+ */
+export function gitignoreRules(root: string, start: string): Promise<GitignoreFilter> {
+  return rulesFor(root, start);
+}
+
+async function rulesFor(root: string, start: string): Promise<GitignoreRules> {
+  const caseInsensitive = isCaseInsensitivePlatform();
+  const rules = new GitignoreRules(root, caseInsensitive);
+  if (start !== root && (await rules.ignores(start, true))) return new GitignoreRules(start, caseInsensitive);
+  return rules;
+}
+
+/** Refuses patterns that could climb out of the folder searched. */
+function assertSafePattern(pattern: string): void {
+  if (pattern.trim() === '') throw new ToolError('The glob pattern is empty.');
+  if (path.posix.isAbsolute(pattern) || path.win32.isAbsolute(pattern)) {
+    throw new ToolError('The glob pattern must be relative; use `path` to pick the folder to search in.');
+  }
+  if (/(^|[/\\{,])\.\.($|[/\\},])/.test(pattern)) {
+    throw new ToolError(
+      'The glob pattern must not contain "..": use `path` to pick the folder to search in.',
+    );
+  }
+}
+
+/** The `.gitignore` files from `base` down, loaded lazily and cached per folder. */
+class GitignoreRules implements GitignoreFilter {
+  private readonly chains = new Map<string, Promise<Chain>>();
+
+  constructor(
+    private readonly base: string,
+    private readonly caseInsensitive: boolean,
+  ) {}
+
+  async filterEntries(dir: string, entries: Dirent[]): Promise<Dirent[]> {
+    const chain = await this.chainFor(dir);
+    return entries.filter((entry) => {
+      if (isGitFolderName(entry.name, this.caseInsensitive)) return false;
+      return !testChain(chain, path.join(dir, entry.name), entry.isDirectory());
+    });
+  }
+
+  async ignores(abs: string, isDir: boolean): Promise<boolean> {
+    const dir = path.dirname(abs);
+    if (!isPathInside(this.base, dir)) return false;
+    const rel = path.relative(this.base, abs).split(path.sep);
+    if (rel.some((part) => isGitFolderName(part, this.caseInsensitive))) return true;
+    return testChain(await this.chainFor(dir), abs, isDir);
+  }
+
+  /** The rules that apply to entries of `dir`, deepest folder first. */
+  private chainFor(dir: string): Promise<Chain> {
+    let chain = this.chains.get(dir);
+    if (!chain) {
+      chain = this.buildChain(dir);
+      this.chains.set(dir, chain);
+    }
+    return chain;
+  }
+
+  private async buildChain(dir: string): Promise<Chain> {
+    const parent = path.dirname(dir);
+    const inherited = dir === this.base || parent === dir ? [] : await this.chainFor(parent);
+    const own = await this.load(dir);
+    return own ? [{ dir, rules: own }, ...inherited] : inherited;
+  }
+
+  private async load(dir: string): Promise<Ignore | null> {
+    let text: string;
+    try {
+      text = await fsp.readFile(path.join(dir, '.gitignore'), 'utf8');
+    } catch {
+      return null;
+    }
+    return ignore({ ignorecase: this.caseInsensitive }).add(text);
+  }
+}
+
+/** git's precedence: the deepest `.gitignore` with a matching rule decides. */
+function testChain(chain: Chain, abs: string, isDir: boolean): boolean {
+  for (const { dir, rules } of chain) {
+    const rel = path.relative(dir, abs).split(path.sep).join('/') + (isDir ? '/' : '');
+    const result = rules.test(rel);
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}
+
+function isGitFolderName(name: string, caseInsensitive: boolean): boolean {
+  return caseInsensitive ? name.toLowerCase() === '.git' : name === '.git';
+}
