@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/protocol';
+import { type Harness, startHarness } from '../support/harness';
+import { startTestKeyring, type TestKeyring } from '../support/test-keyring';
+
+const KEY = 'sk-ant-keychain-secret-9f8e7d6c5b4a';
+
+/** Every file under a folder, recursively (database, WAL, logs, tool results). */
+function allFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile());
+}
+
+describe('a model key in the OS keychain (a real Secret Service)', () => {
+  let keyring: TestKeyring;
+  let h: Harness;
+  const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
+
+  beforeAll(async () => {
+    keyring = await startTestKeyring();
+    // keytar connects to the session bus named here on first use in this process.
+    process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
+  });
+  afterAll(async () => {
+    await h?.close();
+    await keyring?.stop();
+    if (saved === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+    else process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+  });
+
+  it('is write-only through the API, used for requests, and never stored or shown anywhere else', async () => {
+    // No key in the environment: the keychain is the only source.
+    h = await startHarness({ env: { CAIRN_ANTHROPIC_API_KEY: undefined, CAIRN_MODEL: undefined } });
+    const created = await h.api<ModelConfig>('POST', '/api/models', { name: 'main', model: 'cairn-test-model', base_url: h.model.url });
+    expect(created.body.has_key).toBe(false);
+    const put = await h.api('PUT', `/api/models/${created.body.id}/key`, { key: KEY });
+    expect(put.status).toBe(204);
+    const listed = await h.api<{ models: ModelConfig[] }>('GET', '/api/models');
+    expect(listed.body.models[0]!.has_key).toBe(true);
+    expect(JSON.stringify(listed.body)).not.toContain(KEY);
+
+    const { sessionId } = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'hello' }] });
+    const turn = await h.startTurn(sessionId, 'hi');
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    expect(h.model.requests[0]!.apiKey).toBe(KEY);
+
+    const events = await h.api('GET', `/api/sessions/${sessionId}/events?after=0`);
+    expect(JSON.stringify(events.body)).not.toContain(KEY);
+    await h.close();
+    for (const file of allFiles(h.dataDir)) {
+      expect(fs.readFileSync(file).includes(KEY), `${file} holds the key`).toBe(false);
+    }
+  });
+});
