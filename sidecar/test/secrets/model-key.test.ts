@@ -35,7 +35,11 @@ describe('a model key in the OS keychain (a real Secret Service)', () => {
   it('is write-only through the API, used for requests, and never stored or shown anywhere else', async () => {
     // No key in the environment: the keychain is the only source.
     h = await startHarness({ env: { CAIRN_ANTHROPIC_API_KEY: undefined, CAIRN_MODEL: undefined } });
-    const created = await h.api<ModelConfig>('POST', '/api/models', { name: 'main', model: 'cairn-test-model', base_url: h.model.url });
+    const created = await h.api<ModelConfig>('POST', '/api/models', {
+      name: 'main',
+      model: 'cairn-test-model',
+      base_url: h.model.url,
+    });
     expect(created.body.has_key).toBe(false);
     const put = await h.api('PUT', `/api/models/${created.body.id}/key`, { key: KEY });
     expect(put.status).toBe(204);
