@@ -1,8 +1,17 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { CairnError } from '../errors';
+import { redact } from '../log/redact';
 
 /** Maps what the SDK threw (after its own retries) to a failure a person can act on. */
 export function toModelFailure(error: unknown, ctx: { baseUrl: string; model: string }): CairnError {
+  const failure = classify(error, ctx);
+  // Provider and network messages can quote the key; what crosses the wire must not.
+  return failure === error
+    ? failure
+    : new CairnError(failure.code, redact(failure.message), { cause: error });
+}
+
+function classify(error: unknown, ctx: { baseUrl: string; model: string }): CairnError {
   if (error instanceof CairnError) return error;
   if (error instanceof Anthropic.APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';

@@ -1,16 +1,9 @@
 import { CairnError, notFound } from '../errors';
 import type { Question } from '../protocol';
+import type { QuestionsRepo } from '../store/questions-repo';
 import type { Store } from '../store/store';
 
-export interface AskInput {
-  sessionId: string;
-  turnId: string;
-  toolCallId: string | null;
-  kind: Question['kind'];
-  question: string;
-  options: string[] | null;
-  tool: Question['tool'];
-}
+export type AskInput = Parameters<QuestionsRepo['create']>[0];
 
 export const APPROVAL_ANSWERS = ['allow', 'deny'] as const;
 

@@ -38,6 +38,10 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
 
+  // The WebSocket plugin first: its onRequest hook marks upgrade requests (req.ws) and its onResponse hook
+  // destroys the socket of an upgrade the guard refused; registered after the guard, a refused handshake
+  // skipped that hook and its socket stayed open forever (and held up server.close()).
+  await app.register(fastifyWebsocket);
   app.addHook('onRequest', async (req, reply) => guard(req, reply, options));
   app.setErrorHandler((error, _req, reply) => sendError(reply, error, options));
   app.setNotFoundHandler((req, reply) => {
@@ -47,7 +51,6 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
       .send({ error: { code: 'not_found', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
   });
 
-  await app.register(fastifyWebsocket);
   const hub = new WsHub({
     journal: options.store.events,
     sessions: options.store.sessions,
@@ -100,7 +103,7 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
   const path = req.url.split('?')[0]!;
   if (!path.startsWith('/api/') || PUBLIC_API.has(path)) return;
   // A WebSocket authenticates with its first message (a browser cannot set headers on it).
-  if (path === '/api/ws' && req.headers.upgrade?.toLowerCase() === 'websocket') return;
+  if (path === '/api/ws' && req.ws) return;
   if (!isTokenValid(req.headers.authorization, options.token)) {
     return void reply.code(401).send({
       error: {

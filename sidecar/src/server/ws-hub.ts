@@ -65,7 +65,11 @@ export class WsHub {
       if (!message) {
         send(socket, {
           type: 'error',
-          error: { code: 'bad_request', message: 'Unreadable message: send JSON.' },
+          error: {
+            code: 'bad_request',
+            message:
+              'Unreadable message: send JSON such as {"type":"subscribe","session_id":"…","after_seq":0}.',
+          },
         });
         return;
       }

@@ -27,6 +27,7 @@ const toEvent = (row: EventRow): CairnEvent =>
  * The append-only event journal. Every event gets the next per-session sequence number; listeners
  * hear an event after it is stored, so a relay never shows what the journal does not hold. Inside a
  * transaction (see `transaction`) that means after the outermost commit: a rolled-back event is never heard.
+ * Wrap appends in `Store.transaction` (or `transaction` here), never a bare `db.transaction`, or they wait.
  */
 export class EventJournal {
   private readonly listeners = new Set<Listener>();

@@ -93,7 +93,18 @@ export class ModelConfigsRepo {
     })();
   }
 
+  /** Deletes a config; when it was the active one, the oldest remaining becomes active. */
   delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM model_configs WHERE id = ?').run(id).changes > 0;
+    return this.db.transaction(() => {
+      const deleted = this.db.prepare('DELETE FROM model_configs WHERE id = ?').run(id).changes > 0;
+      if (deleted && !this.active()) {
+        this.db
+          .prepare(
+            'UPDATE model_configs SET active = 1 WHERE id = (SELECT id FROM model_configs ORDER BY created_at, rowid LIMIT 1)',
+          )
+          .run();
+      }
+      return deleted;
+    })();
   }
 }

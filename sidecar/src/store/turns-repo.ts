@@ -77,9 +77,15 @@ export class TurnsRepo {
 
   /** The newest `limit` turns older than `before`, oldest first. */
   page(sessionId: string, limit: number, before?: number): { turns: Turn[]; nextBefore: number | null } {
-    const rows = this.db
-      .prepare(`SELECT * FROM turns WHERE session_id = ? AND ordinal < ? ORDER BY ordinal DESC LIMIT ?`)
-      .all(sessionId, before ?? Number.MAX_SAFE_INTEGER, limit) as TurnRow[];
+    const rows = (
+      before === undefined
+        ? this.db
+            .prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY ordinal DESC LIMIT ?')
+            .all(sessionId, limit)
+        : this.db
+            .prepare('SELECT * FROM turns WHERE session_id = ? AND ordinal < ? ORDER BY ordinal DESC LIMIT ?')
+            .all(sessionId, before, limit)
+    ) as TurnRow[];
     rows.reverse();
     const oldest = rows[0];
     const hasOlder =

@@ -179,19 +179,17 @@ describe('the process around the turns', () => {
     try {
       const { createModelClient } = await import('../../src/agent/model-client');
       h = await startHarness();
-      const client = createModelClient(
-        {
-          configId: null,
-          name: 't',
-          model: 'cairn-test-model',
-          baseUrl: h.model.url,
-          apiKey: TEST_KEY,
-          contextWindow: 1e5,
-          maxTokens: 100,
-          thinkingBudget: null,
-        },
-        { maxRetries: 0 },
-      );
+      const settings = {
+        configId: null,
+        name: 't',
+        model: 'cairn-test-model',
+        baseUrl: h.model.url,
+        apiKey: TEST_KEY,
+        contextWindow: 1e5,
+        maxTokens: 100,
+        thinkingBudget: null,
+      };
+      const client = createModelClient(settings, { maxRetries: 0 });
       h.model.enqueue({ content: [{ type: 'text', text: 'via proxy' }] });
       const message = await client.messages.create({
         model: 'cairn-test-model',
@@ -202,19 +200,7 @@ describe('the process around the turns', () => {
       expect(seen).toEqual([h.model.url.replace('http://', '')]);
 
       process.env.NO_PROXY = '127.0.0.1';
-      const direct = createModelClient(
-        {
-          configId: null,
-          name: 't',
-          model: 'cairn-test-model',
-          baseUrl: h.model.url,
-          apiKey: TEST_KEY,
-          contextWindow: 1e5,
-          maxTokens: 100,
-          thinkingBudget: null,
-        },
-        { maxRetries: 0 },
-      );
+      const direct = createModelClient(settings, { maxRetries: 0 });
       h.model.enqueue({ content: [{ type: 'text', text: 'direct' }] });
       await direct.messages.create({
         model: 'cairn-test-model',

@@ -133,6 +133,8 @@ export async function startHarness(
     async close() {
       await server.stop();
       if (!options.model) await model.close();
+      fs.rmSync(projectDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return harness;

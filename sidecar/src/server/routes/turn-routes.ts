@@ -35,6 +35,8 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (req) => {
     requireSession(req.params.id);
     const query = parse(ListEventsQuery, req.query);
-    return { events: ctx.store.events.after(req.params.id, query.after) };
+    // One extra row tells whether the client should ask again from the last seq it got.
+    const events = ctx.store.events.after(req.params.id, query.after, query.limit + 1);
+    return { events: events.slice(0, query.limit), has_more: events.length > query.limit };
   });
 }

@@ -1,0 +1,64 @@
+// `npm run bench`: measures the sidecar against references taken in the same run, and prints a table.
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { startHarness } from '../sidecar/test/support/harness';
+import { startModelServer } from '../sidecar/test/support/model-server';
+import { benchStartup } from './bench/startup';
+import { benchStreaming } from './bench/streaming';
+import { benchTurnPage } from './bench/turn-page';
+import { printTable, type Row, removeDirs } from './bench/util';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const log = (what: string) =>
+    process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
+  const model = await startModelServer();
+  const rows: Row[] = [];
+  try {
+    log('(a) start to ready');
+    rows.push(...(await benchStartup(model, repoRoot, 5)));
+
+    log('(b) streaming');
+    const h = await startHarness({ model });
+    try {
+      rows.push(
+        ...(await benchStreaming(h, {
+          rounds: 5,
+          blocks: 250,
+          pacedRounds: 3,
+          pacedBlocks: 60,
+          pacedDelayMs: 1,
+        })),
+      );
+    } finally {
+      await h.close();
+      removeDirs([h.dataDir, h.projectDir]);
+    }
+
+    log('(c) turn page');
+    rows.push(...(await benchTurnPage(model, 10_000, 20)));
+  } finally {
+    await model.close();
+    removeDirs();
+  }
+
+  const cpus = os.cpus();
+  process.stdout.write(
+    `\nCairn bench — node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${os.platform()}\n\n`,
+  );
+  printTable(rows);
+  process.stdout.write(`\ntotal ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
