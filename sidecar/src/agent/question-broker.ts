@@ -19,8 +19,9 @@ export class QuestionBroker {
   ask(input: AskInput, signal: AbortSignal): Promise<string> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const question = this.store.questions.create(input);
-    this.store.events.append(input.sessionId, { type: 'question.required', turn_id: input.turnId, question });
-    return new Promise<string>((resolve, reject) => {
+    // Listen for the answer and the cancel before announcing the question: a listener of the
+    // announcement may answer or cancel at once.
+    const answered = new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.waiters.delete(question.id);
         reject(signal.reason);
@@ -32,6 +33,8 @@ export class QuestionBroker {
         resolve(answer);
       });
     });
+    this.store.events.append(input.sessionId, { type: 'question.required', turn_id: input.turnId, question });
+    return answered;
   }
 
   answer(questionId: string, answer: string): Question {

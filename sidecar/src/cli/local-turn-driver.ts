@@ -4,6 +4,7 @@ import { openProject } from '../agent/project-service';
 import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
 import { CairnError, notFound } from '../errors';
 import type { CairnEvent, TurnStatus } from '../protocol';
+import { Deferred } from './deferred';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 
 export interface LocalRunOptions {
@@ -17,10 +18,7 @@ export interface LocalRunOptions {
 export class LocalTurnDriver implements TurnDriver {
   private core: SidecarCore | null = null;
   private turnId: string | null = null;
-  private resolveDone!: (status: TurnStatus) => void;
-  private readonly done = new Promise<TurnStatus>((resolve) => {
-    this.resolveDone = resolve;
-  });
+  private readonly done = new Deferred<TurnStatus>();
 
   constructor(private readonly options: LocalRunOptions) {}
 
@@ -57,7 +55,7 @@ export class LocalTurnDriver implements TurnDriver {
       if (event.session_id !== sid || this.turnId === null || event.turn_id !== this.turnId) return;
       onEvent(event);
       const status = TERMINAL_STATUS[event.type];
-      if (status) this.resolveDone(status);
+      if (status) this.done.resolve(status);
     });
     const pending: CairnEvent[] = [];
     const early = store.events.subscribe((event) => {
@@ -71,7 +69,7 @@ export class LocalTurnDriver implements TurnDriver {
   }
 
   finished(): Promise<TurnStatus> {
-    return this.done;
+    return this.done.promise;
   }
 
   async answer(questionId: string, answer: string): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type TurnStatus,
   WsServerMessage,
 } from '../protocol';
+import { Deferred } from './deferred';
 import { titleFrom } from './local-turn-driver';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 
@@ -26,12 +27,7 @@ export interface RemoteRunOptions {
 export class RemoteTurnDriver implements TurnDriver {
   private socket: WebSocket | null = null;
   private turnId: string | null = null;
-  private resolveDone!: (status: TurnStatus) => void;
-  private rejectDone!: (error: Error) => void;
-  private readonly done = new Promise<TurnStatus>((resolve, reject) => {
-    this.resolveDone = resolve;
-    this.rejectDone = reject;
-  });
+  private readonly done = new Deferred<TurnStatus>();
   private readonly base: string;
 
   constructor(private readonly options: RemoteRunOptions) {
@@ -49,6 +45,12 @@ export class RemoteTurnDriver implements TurnDriver {
             project_id: project.id,
             title: titleFrom(this.options.prompt),
           });
+    if (session.project_id !== project.id) {
+      throw new CairnError(
+        'bad_request',
+        `Session ${session.id} belongs to another project, not ${project.path}.`,
+      );
+    }
     const buffered: CairnEvent[] = [];
     await this.openSocket(session.id, (event) => {
       if (this.turnId === null) buffered.push(event);
@@ -66,7 +68,7 @@ export class RemoteTurnDriver implements TurnDriver {
   private deliver(event: CairnEvent, onEvent: (event: CairnEvent) => void): void {
     onEvent(event);
     const status = TERMINAL_STATUS[event.type];
-    if (status) this.resolveDone(status);
+    if (status) this.done.resolve(status);
   }
 
   private openSocket(sessionId: string, onEvent: (event: CairnEvent) => void): Promise<void> {
@@ -99,7 +101,7 @@ export class RemoteTurnDriver implements TurnDriver {
             : `The connection to ${this.base} closed (code ${code}).`,
         );
         reject(error);
-        this.rejectDone(error);
+        this.done.reject(error);
       });
       socket.on('error', (error) =>
         reject(new CairnError('internal', `Cannot reach ${this.base}: ${error.message}`)),
@@ -108,7 +110,7 @@ export class RemoteTurnDriver implements TurnDriver {
   }
 
   finished(): Promise<TurnStatus> {
-    return this.done;
+    return this.done.promise;
   }
 
   async answer(questionId: string, answer: string): Promise<void> {

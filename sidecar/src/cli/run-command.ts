@@ -6,7 +6,7 @@ import { LocalTurnDriver } from './local-turn-driver';
 import { RemoteTurnDriver } from './remote-turn-driver';
 import { askAtTerminal } from './terminal-question';
 import type { TurnDriver } from './turn-driver';
-import { EXIT, UsageError } from './usage';
+import { describeError, EXIT, UsageError } from './usage';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -61,6 +61,8 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
   const onSigint = () => stopFor('sigint');
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  // Open terminal prompts: withdrawn when their question is settled elsewhere or the turn ends.
+  const prompts = new Map<string, AbortController>();
   try {
     const onQuestion = (question: Question) => {
       if (!mode.interactive) {
@@ -71,14 +73,26 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
         stopFor('question');
         return;
       }
-      askAtTerminal(question).then(
-        (answer) => driver.answer(question.id, answer),
-        () => stopFor('sigint'),
-      );
+      const prompt = new AbortController();
+      prompts.set(question.id, prompt);
+      askAtTerminal(question, prompt.signal)
+        .then(
+          (answer) => driver.answer(question.id, answer),
+          () => {
+            if (!prompt.signal.aborted) stopFor('sigint');
+          },
+        )
+        .catch((error: unknown) =>
+          process.stderr.write(`cairn: the answer was not taken: ${describeError(error)}\n`),
+        )
+        .finally(() => prompts.delete(question.id));
     };
     await driver.start((event: CairnEvent) => {
       printer.print(event);
       if (event.type === 'question.required') onQuestion(event.question);
+      if (event.type === 'question.answered' || event.type === 'question.closed') {
+        prompts.get(event.question_id)?.abort();
+      }
     });
     const status: TurnStatus = await driver.finished();
     printer.end();
@@ -86,6 +100,7 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
     if (endedBy === 'sigint') return EXIT.interrupted;
     return status === 'completed' ? EXIT.ok : EXIT.failed;
   } finally {
+    for (const prompt of prompts.values()) prompt.abort();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await driver.close();

@@ -24,9 +24,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const port = parseIntFlag('port', values.port) ?? 8765;
   if (port > 65535) throw new UsageError('--port must be between 0 and 65535.');
   const running = await startServer({ dataDir: resolveDataDir(values['data-dir']), host, port });
-  process.stdout.write(`Cairn ${running.url} is ready. Open in a browser:\n${running.browserUrl}\n`);
 
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`\n${signal}: stopping Cairn…\n`);
       running.stop().then(
@@ -40,4 +39,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  // Only now: whoever waits for this line may signal at once, and must find the handlers in place.
+  process.stdout.write(`Cairn ${running.url} is ready. Open in a browser:\n${running.browserUrl}\n`);
+  return stopped;
 }

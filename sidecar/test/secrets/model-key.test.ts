@@ -55,7 +55,7 @@ describe('a model key in the OS keychain (a real Secret Service)', () => {
 
     const events = await h.api('GET', `/api/sessions/${sessionId}/events?after=0`);
     expect(JSON.stringify(events.body)).not.toContain(KEY);
-    await h.close();
+    await h.server.stop(); // flushes the database and logs; the folder stays until h.close()
     for (const file of allFiles(h.dataDir)) {
       expect(fs.readFileSync(file).includes(KEY), `${file} holds the key`).toBe(false);
     }

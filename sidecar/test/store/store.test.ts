@@ -376,6 +376,14 @@ describe('model configs', () => {
       /UNIQUE/,
     );
     expect(activeIds()).toEqual([c.id]);
+
+    // Deleting the active config hands the role to the oldest remaining one; deleting others does not move it.
+    expect(store.models.delete(c.id)).toBe(true);
+    expect(activeIds()).toEqual([a.id]);
+    expect(store.models.delete(b.id)).toBe(true);
+    expect(activeIds()).toEqual([a.id]);
+    expect(store.models.delete(a.id)).toBe(true);
+    expect(store.models.active()).toBeNull();
   });
 
   it('updates only the given fields', () => {
