@@ -229,6 +229,12 @@ export class TurnRunner {
   finish(setup: Pick<TurnSetup, 'sessionId' | 'turnId'>, outcome: Outcome): void {
     const { store, broker } = this.deps;
     const reason = outcome.status === 'cancelled' ? 'The turn was cancelled.' : 'The turn ended.';
+    this.deps.logger.info('turn finished', {
+      session: setup.sessionId,
+      turn: setup.turnId,
+      status: outcome.status,
+      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+    });
     broker.closeForTurn(setup.sessionId, setup.turnId, reason);
     store.transaction(() => {
       if (outcome.status !== 'completed') {

@@ -67,6 +67,17 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerTurnRoutes(app, options);
   registerQuestionRoutes(app, options);
   registerModelRoutes(app, options);
+  app.addHook('onResponse', async (req, reply) => {
+    // Paths only: a query string could carry something a person pasted by mistake.
+    const fields = {
+      method: req.method,
+      path: req.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (reply.statusCode >= 500) options.logger.warn('request failed', fields);
+    else options.logger.debug('request', fields);
+  });
 
   if (options.staticDir && fs.existsSync(options.staticDir)) {
     await app.register(fastifyStatic, { root: options.staticDir, prefix: '/', wildcard: true });

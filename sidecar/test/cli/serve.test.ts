@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CairnEvent, ToolCallWithResult, Turn } from '../../src/protocol';
 import { tempDir, testEnv } from '../support/harness';
 import { type ModelServer, startModelServer } from '../support/model-server';
+import { isProcessGone } from '../tools/tool-context';
 import {
   jsonLines,
   killLeftoverClis,
@@ -290,6 +291,39 @@ describe('cairn serve', { timeout: 120_000 }, () => {
     );
     expect(JSON.stringify(request.body.messages)).toContain('carry on');
 
+    expect((await stop(second)).code).toBe(0);
+  });
+
+  it('SIGTERM cancels the running turn and stops its processes before exiting', async () => {
+    const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
+    const first = await startServe(dataDir, env);
+    const sessionId = await newSession(first);
+    model.enqueue({
+      content: [
+        { type: 'tool_use', name: 'Bash', input: { command: 'sleep 1000 & echo $! > sleep.pid; wait' } },
+      ],
+    });
+    const turn = await startTurn(first, sessionId, 'sleep until stopped');
+    const sleepPid = await vi.waitFor(
+      () => {
+        const pid = readPidFile(path.join(workspace, 'sleep.pid'));
+        if (pid === null) throw new Error('the command has not written its pid yet');
+        return pid;
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    strays.push(sleepPid);
+    expect(isProcessGone(sleepPid)).toBe(false);
+
+    const result = await stop(first, 'SIGTERM');
+    expect(result.code).toBe(0);
+    // The process tree was stopped before the sidecar exited, not left to a later recovery.
+    expect(isProcessGone(sleepPid)).toBe(true);
+    expect(fs.existsSync(lockFile())).toBe(false);
+
+    const second = await startServe(dataDir, env);
+    const after = await second.api<Turn>('GET', `/api/turns/${turn.id}`);
+    expect(after.body.status).toBe('cancelled');
     expect((await stop(second)).code).toBe(0);
   });
 });
