@@ -10,6 +10,7 @@ import { closeDanglingToolUses } from './history-repair';
 import { createModelClient } from './model-client';
 import { resolveModelSettings } from './model-settings';
 import { QuestionBroker } from './question-broker';
+import { DEFAULT_SESSION_TITLE, titleFromPrompt } from './session-title';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolDispatcher } from './tool-dispatcher';
 import { TurnRunner } from './turn-runner';
@@ -90,7 +91,12 @@ export class AgentRuntime {
         ordinal: created.ordinal,
         prompt,
       });
-      this.store.sessions.touch(sessionId);
+      // A session still called by its default name takes its title from the first prompt.
+      if (created.ordinal === 1 && session.title === DEFAULT_SESSION_TITLE) {
+        this.store.sessions.update(sessionId, { title: titleFromPrompt(prompt) });
+      } else {
+        this.store.sessions.touch(sessionId);
+      }
       return created;
     });
     const controller = new AbortController();

@@ -7,7 +7,9 @@ export function listTurnPage(
   sessionId: string,
   limit: number,
   before?: number,
-): { turns: TurnWithDetails[]; next_before: number | null } {
+): { turns: TurnWithDetails[]; next_before: number | null; last_seq: number } {
+  // Read synchronously with the page, so the journal position matches what the page shows.
+  const lastSeq = store.events.lastSeq(sessionId);
   const page = store.turns.page(sessionId, limit, before);
   const ids = page.turns.map((t) => t.id);
   const messages = store.messages.forTurns(ids);
@@ -19,5 +21,6 @@ export function listTurnPage(
       tool_calls: toolCalls.get(turn.id) ?? [],
     })),
     next_before: page.nextBefore,
+    last_seq: lastSeq,
   };
 }

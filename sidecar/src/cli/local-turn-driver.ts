@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { openProject } from '../agent/project-service';
+import { titleFromPrompt } from '../agent/session-title';
 import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
 import { CairnError, notFound } from '../errors';
 import type { CairnEvent, TurnStatus } from '../protocol';
@@ -47,7 +48,10 @@ export class LocalTurnDriver implements TurnDriver {
         );
       }
     } else {
-      sessionId = store.sessions.create({ projectId: project.id, title: titleFrom(this.options.prompt) }).id;
+      sessionId = store.sessions.create({
+        projectId: project.id,
+        title: titleFromPrompt(this.options.prompt),
+      }).id;
     }
     const sid = sessionId;
     // Subscribe before starting, so turn.started is seen too; events of other turns are ignored.
@@ -84,9 +88,4 @@ export class LocalTurnDriver implements TurnDriver {
     await this.core?.close();
     this.core = null;
   }
-}
-
-export function titleFrom(prompt: string): string {
-  const line = prompt.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New session';
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { titleFromPrompt } from '../agent/session-title';
 import { CairnError } from '../errors';
 import {
   type CairnEvent,
@@ -12,7 +13,6 @@ import {
   WsServerMessage,
 } from '../protocol';
 import { Deferred } from './deferred';
-import { titleFrom } from './local-turn-driver';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 
 export interface RemoteRunOptions {
@@ -43,7 +43,7 @@ export class RemoteTurnDriver implements TurnDriver {
         ? await this.request<Session>('GET', `/api/sessions/${encodeURIComponent(this.options.sessionId)}`)
         : await this.request<Session>('POST', '/api/sessions', {
             project_id: project.id,
-            title: titleFrom(this.options.prompt),
+            title: titleFromPrompt(this.options.prompt),
           });
     if (session.project_id !== project.id) {
       throw new CairnError(

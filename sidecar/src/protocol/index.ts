@@ -1,4 +1,5 @@
 export * from './entities';
 export * from './events';
 export * from './requests';
+export * from './responses';
 export * from './ws';

@@ -39,6 +39,8 @@ export const ListTurnsQuery = z.object({
 export const ListEventsQuery = z.object({
   after: z.coerce.number().int('after must be a sequence number').min(0).default(0),
   limit: z.coerce.number().int().min(1, 'limit must be between 1 and 10000').max(10_000).default(10_000),
+  /** Only this turn's events (a client rebuilding a running turn after a reload). */
+  turn_id: z.string().optional(),
 });
 
 export const AnswerQuestionRequest = z.object({ answer: z.string().min(1, 'answer is required') });

@@ -61,6 +61,14 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   app.get('/api/ws', { websocket: true }, (socket) => hub.accept(socket));
   app.addHook('onClose', async () => hub.close());
 
+  app.addHook('onSend', async (req, reply, payload) => {
+    // The served UI may run only its own scripts and talk only to this server.
+    if (!req.url.startsWith('/api/')) reply.header('content-security-policy', PAGE_CSP);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    return payload;
+  });
+
   registerMetaRoutes(app, options);
   registerProjectRoutes(app, options);
   registerSessionRoutes(app, options);
@@ -142,6 +150,10 @@ function sendError(reply: FastifyReply, error: unknown, options: CairnServerOpti
     },
   });
 }
+
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 const PLACEHOLDER_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cairn</title></head>
 <body><h1>Cairn</h1><p>The API is running. The web UI has not been built yet.</p></body></html>`;

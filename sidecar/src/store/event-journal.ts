@@ -95,6 +95,23 @@ export class EventJournal {
     ).map(toEvent);
   }
 
+  /** Every event of one turn, in order. */
+  forTurn(sessionId: string, turnId: string): CairnEvent[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM events WHERE turn_id = ? AND session_id = ? ORDER BY seq')
+        .all(turnId, sessionId) as EventRow[]
+    ).map(toEvent);
+  }
+
+  /** The newest sequence number of a session (0 before its first event). */
+  lastSeq(sessionId: string): number {
+    const row = this.db.prepare('SELECT last_seq FROM sessions WHERE id = ?').get(sessionId) as
+      | { last_seq: number }
+      | undefined;
+    return row?.last_seq ?? 0;
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

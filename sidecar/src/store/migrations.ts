@@ -127,6 +127,11 @@ CREATE TABLE settings (
 );
 `,
   },
+  {
+    version: 2,
+    description: "index events by turn, so a client can replay one turn's events",
+    sql: 'CREATE INDEX events_by_turn ON events(turn_id, seq);',
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

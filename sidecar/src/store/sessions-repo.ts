@@ -2,6 +2,9 @@ import type { ApprovalMode, Session } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
+/** The name a session has until its first prompt names it. */
+export const DEFAULT_SESSION_TITLE = 'New session';
+
 interface SessionRow {
   id: string;
   project_id: string | null;
@@ -35,7 +38,7 @@ export class SessionsRepo {
         .run(
           id,
           input.projectId,
-          input.title ?? 'New session',
+          input.title ?? DEFAULT_SESSION_TITLE,
           input.approval ?? 'auto',
           time,
           time,

@@ -453,7 +453,11 @@ describe('models', () => {
   });
 
   it('creates, lists, updates, activates and deletes model configs', async () => {
-    expect((await h.api<{ models: ModelConfig[] }>('GET', '/api/models')).body).toEqual({ models: [] });
+    // The harness runs with CAIRN_ANTHROPIC_API_KEY and CAIRN_MODEL set: the list says so, without the key.
+    expect((await h.api<{ models: ModelConfig[] }>('GET', '/api/models')).body).toEqual({
+      models: [],
+      env_overrides: { key: true, model: 'cairn-test-model', base_url: h.model.url },
+    });
 
     const a = await h.api<ModelConfig>('POST', '/api/models', { name: 'First', model: 'claude-a' });
     expect(a.status).toBe(201);

@@ -20,8 +20,13 @@ const TABLES = [
   'turns',
 ];
 
+/** Today's schema; the test migrations below add one version on top of it. */
+const BASE = MIGRATIONS;
+const CURRENT = LATEST_SCHEMA_VERSION;
+const NEXT = LATEST_SCHEMA_VERSION + 1;
+
 const V2: Migration = {
-  version: 2,
+  version: NEXT,
   description: 'test: session notes',
   sql: `
 ALTER TABLE sessions ADD COLUMN notes TEXT;
@@ -133,19 +138,19 @@ describe('openDatabase', () => {
   });
 
   it('copies a v1 database aside before migrating it to v2, and keeps the data', () => {
-    const v1 = open();
-    expect(userVersion(v1)).toBe(1);
+    const v1 = open({ migrations: BASE });
+    expect(userVersion(v1)).toBe(CURRENT);
     seed(v1);
     v1.close();
 
     const backups: string[] = [];
     const db = open({
-      migrations: [...MIGRATIONS, V2],
+      migrations: [...BASE, V2],
       onBackup: (backup) => {
         // Called before the migration runs: the live file is still v1 at this point.
         const probe = new Database(file, { readonly: true });
         backups.push(backup);
-        expect(probe.pragma('user_version', { simple: true })).toBe(1);
+        expect(probe.pragma('user_version', { simple: true })).toBe(CURRENT);
         probe.close();
       },
     });
@@ -158,7 +163,7 @@ describe('openDatabase', () => {
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.bak'))).toEqual([path.basename(backup)]);
 
     // The migrated file: v2, the new column and table, the old rows.
-    expect(userVersion(db)).toBe(2);
+    expect(userVersion(db)).toBe(NEXT);
     expect(tableNames(db)).toEqual(expect.arrayContaining([...TABLES, 'bookmarks']));
     expect(db.prepare('SELECT title, notes FROM sessions WHERE id = ?').get('ses_1')).toEqual({
       title: 'First',
@@ -172,7 +177,7 @@ describe('openDatabase', () => {
     fs.copyFileSync(backup, copy);
     const old = new Database(copy, { readonly: true });
     try {
-      expect(old.pragma('user_version', { simple: true })).toBe(1);
+      expect(old.pragma('user_version', { simple: true })).toBe(CURRENT);
       expect(old.prepare('SELECT title FROM sessions WHERE id = ?').get('ses_1')).toEqual({ title: 'First' });
       expect(old.prepare("SELECT value FROM settings WHERE key = 'theme'").get()).toEqual({
         value: '"dark"',
@@ -188,33 +193,33 @@ describe('openDatabase', () => {
 
     // Opening the migrated file again with the same list is a no-op: no second backup.
     db.close();
-    const again = open({ migrations: [...MIGRATIONS, V2], onBackup: () => backups.push('again') });
-    expect(userVersion(again)).toBe(2);
+    const again = open({ migrations: [...BASE, V2], onBackup: () => backups.push('again') });
+    expect(userVersion(again)).toBe(NEXT);
     expect(again.prepare('SELECT COUNT(*) AS n FROM bookmarks').get()).toEqual({ n: 1 });
     expect(backups).toHaveLength(1);
   });
 
   it('does not back up a brand-new database', () => {
     const onBackup = vi.fn();
-    const db = open({ migrations: [...MIGRATIONS, V2], onBackup });
-    expect(userVersion(db)).toBe(2);
+    const db = open({ migrations: [...BASE, V2], onBackup });
+    expect(userVersion(db)).toBe(NEXT);
     expect(onBackup).not.toHaveBeenCalled();
   });
 
   it('leaves the database at its old version when a migration fails, and closes it', () => {
-    const v1 = open();
+    const v1 = open({ migrations: BASE });
     seed(v1);
     v1.close();
     const broken: Migration = {
-      version: 2,
+      version: NEXT,
       description: 'broken',
       sql: 'CREATE TABLE ok_part (x); SELECT nope FROM nowhere;',
     };
     const handlesBefore = openHandles(file);
-    expect(() => open({ migrations: [...MIGRATIONS, broken] })).toThrow(/no such table/);
+    expect(() => open({ migrations: [...BASE, broken] })).toThrow(/no such table/);
     expect(openHandles(file)).toBe(handlesBefore);
     const db = open();
-    expect(userVersion(db)).toBe(1);
+    expect(userVersion(db)).toBe(CURRENT);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'ok_part'").get()).toBeUndefined();
     expect(db.prepare('SELECT COUNT(*) AS n FROM sessions').get()).toEqual({ n: 1 });
   });
@@ -263,12 +268,12 @@ describe('openDatabase', () => {
   });
 
   it('refuses a database that is newer than a custom migrations list', () => {
-    const db = open({ migrations: [...MIGRATIONS, V2] });
+    const db = open({ migrations: [...BASE, V2] });
     db.close();
     expect(() => open()).toThrow(expect.objectContaining({ code: 'database_too_new' }));
     // Still intact and openable by the newer list.
-    const again = open({ migrations: [...MIGRATIONS, V2] });
-    expect(userVersion(again)).toBe(2);
+    const again = open({ migrations: [...BASE, V2] });
+    expect(userVersion(again)).toBe(NEXT);
   });
 
   it('reads the version from a WAL left behind by a crash before refusing', () => {

@@ -7,7 +7,14 @@ import type { ServerContext } from '../server-context';
 export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const models = new ModelService(ctx.store, ctx.keychain);
 
-  app.get('/api/models', async () => ({ models: await models.list() }));
+  app.get('/api/models', async () => ({
+    models: await models.list(),
+    env_overrides: {
+      key: Boolean(ctx.env.CAIRN_ANTHROPIC_API_KEY),
+      model: ctx.env.CAIRN_MODEL || null,
+      base_url: ctx.env.CAIRN_ANTHROPIC_BASE_URL || null,
+    },
+  }));
 
   app.post('/api/models', async (req, reply) => {
     const body = parse(CreateModelRequest, req.body);

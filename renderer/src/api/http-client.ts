@@ -1,0 +1,183 @@
+import type { z } from 'zod';
+import type { ApprovalMode, CreateModelRequest, UpdateModelRequest } from '../../../sidecar/src/protocol';
+import {
+  About,
+  Capabilities,
+  ErrorResponse,
+  EventList,
+  Health,
+  ModelConfig,
+  ModelList,
+  Project,
+  ProjectList,
+  Question,
+  QuestionList,
+  Session,
+  SessionList,
+  ToolCallWithResult,
+  Turn,
+  TurnPage,
+} from '../../../sidecar/src/protocol';
+
+/** Where the sidecar is and the token it wants. */
+export interface Backend {
+  url: string;
+  token: string;
+}
+
+/** An error the API answered with (stable `code`), or `network` when it could not be reached. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Fetch = typeof fetch;
+
+/** The one typed client of the sidecar API: every response is validated by its protocol schema. */
+export class CairnClient {
+  readonly base: string;
+
+  constructor(
+    readonly backend: Backend,
+    private readonly fetchImpl: Fetch = (...args) => fetch(...args),
+  ) {
+    this.base = backend.url.replace(/\/+$/, '');
+  }
+
+  health = () => this.request('GET', '/api/health', Health, undefined, false);
+  capabilities = () => this.request('GET', '/api/capabilities', Capabilities);
+  about = () => this.request('GET', '/api/about', About);
+
+  listProjects = async () => (await this.request('GET', '/api/projects', ProjectList)).projects;
+  openProject = (path: string) => this.request('POST', '/api/projects', Project, { path });
+  deleteProject = (id: string) => this.request('DELETE', `/api/projects/${enc(id)}`, null);
+
+  listSessions = async (projectId?: string) =>
+    (
+      await this.request(
+        'GET',
+        `/api/sessions${projectId ? `?project_id=${enc(projectId)}` : ''}`,
+        SessionList,
+      )
+    ).sessions;
+  createSession = (input: { project_id?: string | null; title?: string; approval?: ApprovalMode }) =>
+    this.request('POST', '/api/sessions', Session, input);
+  getSession = (id: string) => this.request('GET', `/api/sessions/${enc(id)}`, Session);
+  updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode }) =>
+    this.request('PATCH', `/api/sessions/${enc(id)}`, Session, patch);
+  deleteSession = (id: string) => this.request('DELETE', `/api/sessions/${enc(id)}`, null);
+
+  startTurn = (sessionId: string, prompt: string, requestId: string) =>
+    this.request('POST', `/api/sessions/${enc(sessionId)}/turns`, Turn, { prompt, request_id: requestId });
+  listTurns = (sessionId: string, options: { limit?: number; before?: number | null } = {}) => {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined && options.before !== null) query.set('before', String(options.before));
+    const suffix = query.size > 0 ? `?${query}` : '';
+    return this.request('GET', `/api/sessions/${enc(sessionId)}/turns${suffix}`, TurnPage);
+  };
+  getTurn = (id: string) => this.request('GET', `/api/turns/${enc(id)}`, Turn);
+  cancelTurn = (id: string) => this.request('POST', `/api/turns/${enc(id)}/cancel`, Turn);
+  turnEvents = async (sessionId: string, turnId: string) =>
+    (await this.request('GET', `/api/sessions/${enc(sessionId)}/events?turn_id=${enc(turnId)}`, EventList))
+      .events;
+
+  toolCall = (id: string) => this.request('GET', `/api/tool-calls/${enc(id)}`, ToolCallWithResult);
+
+  questions = async (sessionId: string) =>
+    (await this.request('GET', `/api/sessions/${enc(sessionId)}/questions`, QuestionList)).questions;
+  answer = (questionId: string, answer: string) =>
+    this.request('POST', `/api/questions/${enc(questionId)}/answer`, Question, { answer });
+
+  listModels = async () => (await this.modelStatus()).models;
+  /** The configs plus what the server's environment overrides (whether a key comes from there). */
+  modelStatus = () => this.request('GET', '/api/models', ModelList);
+  createModel = (input: Partial<CreateModelRequest> & { name: string; model: string }) =>
+    this.request('POST', '/api/models', ModelConfig, input);
+  updateModel = (id: string, patch: UpdateModelRequest) =>
+    this.request('PATCH', `/api/models/${enc(id)}`, ModelConfig, patch);
+  deleteModel = (id: string) => this.request('DELETE', `/api/models/${enc(id)}`, null);
+  activateModel = (id: string) => this.request('POST', `/api/models/${enc(id)}/activate`, ModelConfig);
+  /** Write-only: the key goes to the server's keychain and is never read back. */
+  setModelKey = (id: string, key: string) => this.request('PUT', `/api/models/${enc(id)}/key`, null, { key });
+
+  private async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    auth?: boolean,
+  ): Promise<z.infer<S>>;
+  private async request(
+    method: string,
+    path: string,
+    schema: null,
+    body?: unknown,
+    auth?: boolean,
+  ): Promise<void>;
+  private async request(
+    method: string,
+    path: string,
+    schema: z.ZodType | null,
+    body?: unknown,
+    auth = true,
+  ): Promise<unknown> {
+    const headers: Record<string, string> = {};
+    if (auth) headers.authorization = `Bearer ${this.backend.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        // A redirect must never carry the token elsewhere.
+        redirect: 'error',
+        credentials: 'omit',
+      });
+    } catch (error) {
+      throw new ApiError(
+        0,
+        'network',
+        `Cannot reach the Cairn server at ${this.base}: ${(error as Error).message}`,
+      );
+    }
+    const text = await response.text();
+    let json: unknown = null;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ApiError(response.status, 'not_cairn', `${this.base} did not answer like a Cairn server.`);
+      }
+    }
+    if (!response.ok) {
+      const parsed = ErrorResponse.safeParse(json);
+      if (parsed.success)
+        throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
+      throw new ApiError(
+        response.status,
+        'http_error',
+        `${method} ${path} failed with HTTP ${response.status}.`,
+      );
+    }
+    if (schema === null) return undefined;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError(
+        response.status,
+        'bad_response',
+        `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message}`,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+const enc = encodeURIComponent;

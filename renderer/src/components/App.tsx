@@ -1,0 +1,216 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Session } from '../../../sidecar/src/protocol';
+import { forgetBackend } from '../api/connection';
+import { EventStream, type StreamState } from '../api/event-stream';
+import { type Backend, CairnClient } from '../api/http-client';
+import { useT } from '../i18n/i18n';
+import { useAsync } from '../state/use-async';
+import { Conversation } from './Conversation';
+import { EmptyState } from './EmptyState';
+import { OpenProjectDialog } from './OpenProjectDialog';
+import { SessionSwitcher } from './SessionSwitcher';
+import { SettingsPage } from './SettingsPage';
+import { Sidebar } from './Sidebar';
+
+export const APP_VERSION = '0.1.0';
+
+/** The workspace: sidebar, the open session (or settings), banners and keyboard shortcuts. */
+export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect: () => void }) {
+  const t = useT();
+  const client = useMemo(() => new CairnClient(backend), [backend]);
+  const stream = useMemo(() => new EventStream(backend), [backend]);
+  useEffect(() => () => stream.close(), [stream]);
+
+  const [streamState, setStreamState] = useState<StreamState>('connecting');
+  useEffect(() => stream.onState(setStreamState), [stream]);
+
+  const caps = useAsync(() => client.capabilities(), [client]);
+  const projects = useAsync(() => client.listProjects().catch(() => []), [client]);
+  const sessions = useAsync(() => client.listSessions(), [client]);
+  const models = useAsync(() => client.modelStatus(), [client]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [view, setView] = useState<'chat' | 'settings'>('chat');
+  const [switcherOpen, setSwitcherOpen] = useState(false);
+  const [openingProject, setOpeningProject] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    projects.reload();
+    sessions.reload();
+  }, [projects.reload, sessions.reload]);
+
+  const createSession = useCallback(
+    async (projectId: string | null) => {
+      try {
+        const session = await client.createSession({ project_id: projectId });
+        refresh();
+        setSelected(session.id);
+        setView('chat');
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    },
+    [client, refresh],
+  );
+
+  const currentSession: Session | null = sessions.value?.find((s) => s.id === selected) ?? null;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const mod = event.ctrlKey || event.metaKey;
+      if (!mod) return;
+      const key = event.key.toLowerCase();
+      if (key === 'k') {
+        event.preventDefault();
+        setSwitcherOpen(true);
+      } else if (key === ',') {
+        event.preventDefault();
+        setView('settings');
+      } else if (key === 'j') {
+        event.preventDefault();
+        setPanelOpen((open) => !open);
+      } else if (key === 'n') {
+        event.preventDefault();
+        void createSession(currentSession?.project_id ?? null);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [createSession, currentSession]);
+
+  const noKey =
+    models.value !== null &&
+    !models.value.env_overrides.key &&
+    !models.value.models.some((m) => m.active && m.has_key);
+  const showProjects = caps.value?.projects ?? false;
+
+  return (
+    <div className={`app ${panelOpen ? 'with-panel' : ''}`}>
+      <Sidebar
+        projects={showProjects ? (projects.value ?? []) : []}
+        sessions={sessions.value ?? []}
+        selectedId={selected}
+        showProjects={showProjects}
+        onSelect={(id) => {
+          setSelected(id);
+          setView('chat');
+        }}
+        onOpenProject={() => setOpeningProject(true)}
+        onNewSession={(projectId) => void createSession(projectId)}
+        onRename={async (id, title) => {
+          await client.updateSession(id, { title });
+          sessions.reload();
+        }}
+        onDeleteSession={async (id) => {
+          await client.deleteSession(id);
+          if (selected === id) setSelected(null);
+          refresh();
+        }}
+        onDeleteProject={async (id) => {
+          await client.deleteProject(id);
+          refresh();
+        }}
+        onSettings={() => setView('settings')}
+      />
+      <main className="main">
+        {streamState === 'down' && (
+          <div className="banner banner-warning" role="status">
+            {t('banner.disconnected')}{' '}
+            <button type="button" className="link-button" onClick={() => stream.reconnectNow()}>
+              {t('banner.reconnect')}
+            </button>
+          </div>
+        )}
+        {noKey && view === 'chat' && (
+          <div className="banner" role="status">
+            {t('banner.noKey')}{' '}
+            <button type="button" className="link-button" onClick={() => setView('settings')}>
+              {t('banner.openSettings')}
+            </button>
+          </div>
+        )}
+        {error && (
+          <div className="banner banner-danger" role="alert">
+            {t('common.error', { message: error })}{' '}
+            <button type="button" className="link-button" onClick={() => setError(null)}>
+              {t('common.close')}
+            </button>
+          </div>
+        )}
+        {view === 'settings' ? (
+          <SettingsPage
+            client={client}
+            appVersion={APP_VERSION}
+            onClose={() => {
+              models.reload();
+              setView('chat');
+            }}
+          />
+        ) : currentSession ? (
+          <Conversation
+            key={currentSession.id}
+            client={client}
+            stream={stream}
+            session={currentSession}
+            streamState={streamState}
+            onSessionChanged={() => sessions.reload()}
+            onTogglePanel={() => setPanelOpen((open) => !open)}
+          />
+        ) : (
+          <EmptyState
+            projects={showProjects ? (projects.value ?? []) : []}
+            showProjects={showProjects}
+            onOpenProject={() => setOpeningProject(true)}
+            onPickProject={(id) => void createSession(id)}
+            onNewChat={() => void createSession(null)}
+          />
+        )}
+      </main>
+      {panelOpen && (
+        <aside className="side-panel" aria-label={t('panel.toggle')}>
+          <p className="muted">{t('panel.empty')}</p>
+        </aside>
+      )}
+      {openingProject && (
+        <OpenProjectDialog
+          client={client}
+          remote={caps.value?.mode === 'remote'}
+          onClose={() => setOpeningProject(false)}
+          onOpened={(project) => {
+            setOpeningProject(false);
+            refresh();
+            void createSession(project.id);
+          }}
+        />
+      )}
+      {switcherOpen && (
+        <SessionSwitcher
+          sessions={sessions.value ?? []}
+          projects={projects.value ?? []}
+          onPick={(id) => {
+            setSelected(id);
+            setView('chat');
+            setSwitcherOpen(false);
+          }}
+          onClose={() => setSwitcherOpen(false)}
+        />
+      )}
+      {caps.error && (
+        <div className="banner banner-danger" role="alert">
+          {caps.error}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              forgetBackend();
+              onDisconnect();
+            }}
+          >
+            {t('banner.reconnect')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

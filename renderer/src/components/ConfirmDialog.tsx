@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+import { useT } from '../i18n/i18n';
+
+/** A small modal that asks before something cannot be undone. */
+export function ConfirmDialog(props: {
+  message: string;
+  confirmLabel: string;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  const t = useT();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancelRef.current?.focus(), []);
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal"
+        role="alertdialog"
+        aria-modal="true"
+        aria-label={props.message}
+        onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
+      >
+        <p>{props.message}</p>
+        <div className="modal-actions">
+          <button type="button" ref={cancelRef} onClick={props.onCancel}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="danger-button" onClick={props.onConfirm}>
+            {props.confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import type { Session } from '../../../sidecar/src/protocol';
+import type { EventStream, StreamState } from '../api/event-stream';
+import type { CairnClient } from '../api/http-client';
+import { useT } from '../i18n/i18n';
+import { SessionController } from '../state/session-controller';
+import { Composer } from './Composer';
+import { SessionHeader } from './SessionHeader';
+import { TurnBlock } from './TurnBlock';
+
+const FOLLOW_THRESHOLD_PX = 80;
+
+/** The open session: a virtualized reading column of turns, "Load earlier", and the composer. */
+export function Conversation(props: {
+  client: CairnClient;
+  stream: EventStream;
+  session: Session;
+  streamState: StreamState;
+  onSessionChanged(): void;
+  onTogglePanel(): void;
+}) {
+  const t = useT();
+  const controller = useMemo(
+    () => new SessionController(props.client, props.stream, props.session.id),
+    [props.client, props.stream, props.session.id],
+  );
+  useEffect(() => {
+    void controller.start();
+    return () => controller.dispose();
+  }, [controller]);
+  const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: snapshot.turns.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 160,
+    overscan: 4,
+    getItemKey: (index) => snapshot.turns[index]?.turn.id ?? index,
+  });
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD_PX;
+  }, []);
+
+  // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
+  const lastTurn = snapshot.turns.at(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the newest turn changes
+  useLayoutEffect(() => {
+    if (!following.current || snapshot.turns.length === 0) return;
+    virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
+  }, [lastTurn, snapshot.turns.length]);
+
+  const loadEarlier = async () => {
+    const before = snapshot.turns.length;
+    await controller.loadEarlier();
+    const added = controller.getSnapshot().turns.length - before;
+    if (added > 0) virtualizer.scrollToIndex(added, { align: 'start' });
+  };
+
+  const running = snapshot.running;
+  return (
+    <section className="conversation" aria-label={props.session.title}>
+      <SessionHeader
+        client={props.client}
+        session={props.session}
+        streamState={props.streamState}
+        onChanged={props.onSessionChanged}
+        onTogglePanel={props.onTogglePanel}
+      />
+      <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
+        <div className="transcript-inner">
+          {snapshot.nextBefore !== null && (
+            <div className="load-earlier">
+              <button type="button" onClick={() => void loadEarlier()} disabled={snapshot.loadingEarlier}>
+                {snapshot.loadingEarlier ? t('common.loading') : t('transcript.loadEarlier')}
+              </button>
+            </div>
+          )}
+          {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
+          {snapshot.error && (
+            <p className="error-text" role="alert">
+              {snapshot.error}
+            </p>
+          )}
+          <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((row) => {
+              const view = snapshot.turns[row.index]!;
+              return (
+                <div
+                  key={row.key}
+                  data-index={row.index}
+                  ref={virtualizer.measureElement}
+                  className="virtual-row"
+                  style={{ transform: `translateY(${row.start}px)` }}
+                >
+                  <TurnBlock
+                    view={view}
+                    client={props.client}
+                    onAnswer={(id, answer) => controller.answer(id, answer)}
+                    onRetry={() => void controller.retry(view.turn.id)}
+                  />
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      <Composer
+        running={running !== null}
+        onSend={async (prompt) => {
+          following.current = true;
+          await controller.send(prompt);
+          props.onSessionChanged();
+        }}
+        onCancel={() => controller.cancel()}
+      />
+    </section>
+  );
+}

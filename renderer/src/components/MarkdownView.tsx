@@ -1,0 +1,208 @@
+import {
+  type ComponentProps,
+  type MouseEvent,
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+import { useT } from '../i18n/i18n';
+
+type HastElement = NonNullable<ExtraProps['node']>;
+type HastChild = HastElement['children'][number];
+type PluggableList = NonNullable<Options['rehypePlugins']>;
+
+const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+const COPIED_MS = 1500;
+
+/** The URL when it is absolute http, https or mailto; anything else (javascript:, relative, data:) is null. */
+export function safeLinkUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return LINK_PROTOCOLS.has(new URL(url).protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Drops every URL attribute we would not follow, so nothing unsafe reaches the DOM. */
+const urlTransform: UrlTransform = (url) => safeLinkUrl(url) ?? undefined;
+
+/** Opens a link: through the Electron bridge when there is one, else as a new browser tab. */
+export function ExternalLink({
+  href,
+  title,
+  children,
+}: {
+  href: string;
+  title?: string;
+  children: ReactNode;
+}) {
+  const onClick = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>) => {
+      const bridge = window.cairn;
+      if (!bridge?.openExternal) return;
+      event.preventDefault();
+      bridge.openExternal(href).catch(() => undefined);
+    },
+    [href],
+  );
+  return (
+    <a href={href} title={title ?? href} target="_blank" rel="noopener noreferrer" onClick={onClick}>
+      {children}
+    </a>
+  );
+}
+
+function MarkdownLink({ href, title, children }: ComponentProps<'a'> & ExtraProps) {
+  const safe = safeLinkUrl(href);
+  if (!safe) return <span className="md-link-plain">{children}</span>;
+  return (
+    <ExternalLink href={safe} title={title}>
+      {children}
+    </ExternalLink>
+  );
+}
+
+/** Remote images are never loaded: the alt text stands in, linked to the image when the URL is safe. */
+function MarkdownImage({ src, alt }: ComponentProps<'img'> & ExtraProps) {
+  const t = useT();
+  const label = alt ? t('conversation.image', { alt }) : t('conversation.imageNoAlt');
+  const safe = typeof src === 'string' ? safeLinkUrl(src) : null;
+  return (
+    <span className="md-image" title={t('conversation.imageBlocked')}>
+      <span className="md-image-icon" aria-hidden="true">
+        ▨
+      </span>
+      {safe ? <ExternalLink href={safe}>{label}</ExternalLink> : label}
+    </span>
+  );
+}
+
+function hastText(node: HastChild | HastElement): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(hastText).join('');
+  return '';
+}
+
+function codeLanguage(code: HastElement): string | null {
+  const classes = code.properties.className;
+  if (!Array.isArray(classes)) return null;
+  for (const name of classes) {
+    if (typeof name === 'string' && name.startsWith('language-')) return name.slice('language-'.length);
+  }
+  return null;
+}
+
+function CopyButton({ text }: { text: string }) {
+  const t = useT();
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const show = useCallback((next: 'copied' | 'failed') => {
+    setState(next);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setState('idle'), COPIED_MS);
+  }, []);
+  const copy = useCallback(() => {
+    const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+    if (!clipboard) {
+      show('failed');
+      return;
+    }
+    clipboard.writeText(text).then(
+      () => show('copied'),
+      () => show('failed'),
+    );
+  }, [text, show]);
+  const label =
+    state === 'copied'
+      ? t('conversation.code.copied')
+      : state === 'failed'
+        ? t('conversation.code.copyFailed')
+        : t('conversation.code.copy');
+  return (
+    <button
+      type="button"
+      className="md-code-copy"
+      data-state={state}
+      aria-label={state === 'idle' ? t('conversation.code.copyLabel') : label}
+      onClick={copy}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** A fenced code block: language label and a Copy button above the (highlighted) code. */
+function CodeBlock({ node, children, className }: ComponentProps<'pre'> & ExtraProps) {
+  const t = useT();
+  const code = node?.children.find(
+    (child): child is HastElement => child.type === 'element' && child.tagName === 'code',
+  );
+  const language = code ? codeLanguage(code) : null;
+  const text = code ? hastText(code).replace(/\n$/, '') : '';
+  return (
+    <div className="md-code">
+      <div className="md-code-header">
+        <span className="md-code-lang">{language ?? t('conversation.code.plain')}</span>
+        <CopyButton text={text} />
+      </div>
+      <pre className={className}>{children}</pre>
+    </div>
+  );
+}
+
+function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
+  return (
+    <div className="md-table-wrap">
+      <table {...rest} />
+    </div>
+  );
+}
+
+const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
+const remarkPlugins: PluggableList = [remarkGfm];
+const rehypePlugins: PluggableList = [[rehypeHighlight, { detect: false }]];
+
+/**
+ * Model Markdown (GFM), rendered without raw HTML: tags in the text show as text. A finished message is
+ * parsed once; while it streams it is parsed again on each change of `text`.
+ */
+export const MarkdownView = memo(function MarkdownView({
+  text,
+  streaming,
+}: {
+  text: string;
+  streaming?: boolean;
+}) {
+  const rendered = useMemo(
+    () => (
+      <Markdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components}
+        urlTransform={urlTransform}
+      >
+        {text}
+      </Markdown>
+    ),
+    [text],
+  );
+  return (
+    <div className={streaming ? 'md md--streaming' : 'md'} aria-busy={streaming ? true : undefined}>
+      {rendered}
+    </div>
+  );
+});

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import type { Project } from '../../../sidecar/src/protocol';
+import type { CairnClient } from '../api/http-client';
+import { useT } from '../i18n/i18n';
+import { messageOf } from '../state/session-controller';
+
+/** Opens a project: the native folder picker inside Electron, a server path in a browser. */
+export function OpenProjectDialog(props: {
+  client: CairnClient;
+  remote: boolean;
+  onClose(): void;
+  onOpened(project: Project): void;
+}) {
+  const t = useT();
+  const [path, setPath] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const open = async (folder: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      props.onOpened(await props.client.openProject(folder));
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pick = async () => {
+    const folder = await window.cairn?.pickFolder();
+    if (folder) await open(folder);
+  };
+
+  return (
+    <div className="modal-backdrop">
+      <form
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('openProject.title')}
+        onKeyDown={(e) => e.key === 'Escape' && props.onClose()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (path.trim()) void open(path.trim());
+        }}
+      >
+        <h2>{t('openProject.title')}</h2>
+        {window.cairn && !props.remote ? (
+          <button type="button" className="primary-button" onClick={() => void pick()}>
+            {t('sidebar.openFolder')}
+          </button>
+        ) : (
+          <>
+            <label>
+              {t('openProject.pathLabel')}
+              <input
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+                className="mono"
+                placeholder="/home/me/my-project"
+                // biome-ignore lint/a11y/noAutofocus: the dialog exists to take this path
+                autoFocus
+              />
+            </label>
+            <p className="muted">{t('openProject.hintRemote')}</p>
+          </>
+        )}
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={props.onClose}>
+            {t('openProject.cancel')}
+          </button>
+          {!(window.cairn && !props.remote) && (
+            <button type="submit" className="primary-button" disabled={busy || !path.trim()}>
+              {t('openProject.open')}
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { Question } from '../../../sidecar/src/protocol';
+import { useT } from '../i18n/i18n';
+import { summarizeToolInput } from './tool-summary';
+
+type Phase = { state: 'idle' } | { state: 'sending'; answer: string } | { state: 'sent'; answer: string };
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A question or an approval the agent waits on, inline in the conversation. Nothing is focused on its
+ * own: a card appearing while the user types must not catch an Enter meant for the composer.
+ */
+export function QuestionCard({
+  question,
+  onAnswer,
+}: {
+  question: Question;
+  onAnswer: (answer: string) => Promise<void>;
+}) {
+  const t = useT();
+  const titleId = useId();
+  const inputId = useId();
+  const [phase, setPhase] = useState<Phase>({ state: 'idle' });
+  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  const send = useCallback(
+    (answer: string) => {
+      if (phase.state !== 'idle' || question.status !== 'pending') return;
+      setPhase({ state: 'sending', answer });
+      setError(null);
+      onAnswer(answer).then(
+        () => {
+          if (alive.current) setPhase({ state: 'sent', answer });
+        },
+        (err: unknown) => {
+          if (!alive.current) return;
+          setPhase({ state: 'idle' });
+          setError(message(err));
+        },
+      );
+    },
+    [phase.state, question.status, onAnswer],
+  );
+
+  const submitFree = useCallback(
+    (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const answer = draft.trim();
+      if (answer !== '') send(answer);
+    },
+    [draft, send],
+  );
+
+  const approval = question.kind === 'approval';
+  const answer =
+    question.status === 'answered' ? question.answer : phase.state === 'sent' ? phase.answer : null;
+  const busy = phase.state !== 'idle';
+  const classes = ['question-card', approval ? 'question-card--approval' : 'question-card--question'];
+  classes.push(`question-card--${question.status}`);
+
+  let outcome: string | null = null;
+  if (question.status === 'closed') outcome = t('question.closed');
+  else if (answer !== null) {
+    if (approval && answer === 'allow') outcome = t('question.approval.allowed');
+    else if (approval && answer === 'deny') outcome = t('question.approval.denied');
+    else outcome = t('question.answered', { answer });
+  }
+
+  const toolName = question.tool?.name ?? null;
+  const toolSummary = question.tool ? summarizeToolInput(question.tool.name, question.tool.input) : '';
+
+  return (
+    <section className={classes.join(' ')} aria-labelledby={titleId} aria-busy={busy && outcome === null}>
+      {approval ? (
+        <>
+          <h3 id={titleId} className="question-card-title">
+            {toolName ? t('question.approval.title', { tool: toolName }) : t('question.approval.titleNoTool')}
+          </h3>
+          {toolSummary !== '' && <code className="question-card-tool">{toolSummary}</code>}
+          {question.question !== '' && <p className="question-card-text">{question.question}</p>}
+        </>
+      ) : (
+        <>
+          <h3 id={titleId} className="question-card-title">
+            {t('question.title')}
+          </h3>
+          <p className="question-card-text">{question.question}</p>
+        </>
+      )}
+
+      {outcome !== null ? (
+        <p className="question-card-outcome" role="status">
+          {outcome}
+        </p>
+      ) : approval ? (
+        <div className="question-card-actions">
+          <button
+            type="button"
+            className="conv-button conv-button--primary"
+            disabled={busy}
+            onClick={() => send('allow')}
+          >
+            {t('question.approval.allow')}
+          </button>
+          <button type="button" className="conv-button" disabled={busy} onClick={() => send('deny')}>
+            {t('question.approval.deny')}
+          </button>
+        </div>
+      ) : (
+        <>
+          {question.options && question.options.length > 0 && (
+            <div className="question-card-options">
+              {question.options.map((option, i) => (
+                <button
+                  // biome-ignore lint/suspicious/noArrayIndexKey: options may repeat and never reorder
+                  key={i}
+                  type="button"
+                  className={i === 0 ? 'conv-button conv-button--primary' : 'conv-button'}
+                  disabled={busy}
+                  onClick={() => send(option)}
+                >
+                  {option}
+                </button>
+              ))}
+            </div>
+          )}
+          <form className="question-card-free" onSubmit={submitFree}>
+            <label className="conv-sr-only" htmlFor={inputId}>
+              {t('question.freeLabel')}
+            </label>
+            <input
+              id={inputId}
+              type="text"
+              className="question-card-input"
+              value={draft}
+              placeholder={t('question.freePlaceholder')}
+              disabled={busy}
+              onChange={(event) => setDraft(event.target.value)}
+            />
+            <button
+              type="submit"
+              className={question.options?.length ? 'conv-button' : 'conv-button conv-button--primary'}
+              disabled={busy || draft.trim() === ''}
+            >
+              {t('question.answer')}
+            </button>
+          </form>
+        </>
+      )}
+
+      {phase.state === 'sending' && (
+        <p className="question-card-note" role="status">
+          {t('question.sending')}
+        </p>
+      )}
+      {error !== null && (
+        <p className="question-card-error" role="alert">
+          {t('question.error', { message: error })}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ApprovalMode, Session } from '../../../sidecar/src/protocol';
+import type { StreamState } from '../api/event-stream';
+import type { CairnClient } from '../api/http-client';
+import { useT } from '../i18n/i18n';
+
+/** Title, approval mode, connection state and the side-panel toggle. */
+export function SessionHeader(props: {
+  client: CairnClient;
+  session: Session;
+  streamState: StreamState;
+  onChanged(): void;
+  onTogglePanel(): void;
+}) {
+  const t = useT();
+  return (
+    <header className="session-header">
+      <h1 className="session-title">{props.session.title}</h1>
+      <label className="approval-select">
+        <span>{t('session.approval')}</span>
+        <select
+          value={props.session.approval}
+          onChange={async (e) => {
+            await props.client.updateSession(props.session.id, { approval: e.target.value as ApprovalMode });
+            props.onChanged();
+          }}
+        >
+          <option value="auto">{t('session.approval.auto')}</option>
+          <option value="ask">{t('session.approval.ask')}</option>
+        </select>
+      </label>
+      <span
+        className={`connection-dot ${props.streamState}`}
+        role="img"
+        aria-label={props.streamState}
+        title={props.streamState}
+      />
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('panel.toggle')}
+        onClick={props.onTogglePanel}
+      >
+        ◫
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,66 @@
+import { memo } from 'react';
+import type { CairnClient } from '../api/http-client';
+import { useT } from '../i18n/i18n';
+import type { TurnView } from '../state/turn-view';
+import { MarkdownView } from './MarkdownView';
+import { QuestionCard } from './QuestionCard';
+import { ThinkingBlock } from './ThinkingBlock';
+import { ToolCard } from './ToolCard';
+import { TurnNote } from './TurnNote';
+import { TurnStatusLine } from './TurnStatusLine';
+
+/** One turn: the user's prompt, then what the agent said and did, then how the turn ended. */
+export const TurnBlock = memo(function TurnBlock(props: {
+  view: TurnView;
+  client: CairnClient;
+  onAnswer(questionId: string, answer: string): Promise<void>;
+  onRetry(): void;
+}) {
+  const t = useT();
+  const { view } = props;
+  const streaming = view.turn.status === 'running';
+  return (
+    <article className="turn" data-turn-ordinal={view.turn.ordinal} data-status={view.turn.status}>
+      {view.items.map((item) => {
+        switch (item.kind) {
+          case 'prompt':
+            return (
+              <div key={item.key} className="user-message">
+                <span className="visually-hidden">{t('transcript.you')}</span>
+                <p>{item.text}</p>
+              </div>
+            );
+          case 'text':
+            return <MarkdownView key={item.key} text={item.text} streaming={item.streaming} />;
+          case 'thinking':
+            return <ThinkingBlock key={item.key} text={item.text} streaming={item.streaming} />;
+          case 'tool':
+            return <ToolCard key={item.key} card={item.card} client={props.client} />;
+          case 'question':
+            return (
+              <QuestionCard
+                key={item.key}
+                question={item.question}
+                onAnswer={(answer) => props.onAnswer(item.question.id, answer)}
+              />
+            );
+          case 'note':
+            return (
+              <TurnNote
+                key={item.key}
+                note={item.note}
+                attempt={item.attempt}
+                maxAttempts={item.maxAttempts}
+              />
+            );
+          default:
+            return null;
+        }
+      })}
+      {streaming && (
+        <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
+      )}
+      <TurnStatusLine turn={view.turn} onRetry={props.onRetry} />
+    </article>
+  );
+});

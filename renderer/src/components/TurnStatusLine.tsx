@@ -1,0 +1,30 @@
+import type { Turn } from '../../../sidecar/src/protocol';
+import { useT } from '../i18n/i18n';
+
+/** How a turn ended when that needs saying: failed or interrupted (with Retry), or cancelled. */
+export function TurnStatusLine({ turn, onRetry }: { turn: Turn; onRetry?: () => void }) {
+  const t = useT();
+  if (turn.status === 'cancelled') {
+    return <p className="turn-status turn-status--cancelled">{t('conversation.status.cancelled')}</p>;
+  }
+  if (turn.status !== 'failed' && turn.status !== 'interrupted') return null;
+
+  let text: string;
+  if (turn.status === 'interrupted') text = t('conversation.status.interrupted');
+  else if (turn.error?.message) text = t('conversation.status.failed', { message: turn.error.message });
+  else text = t('conversation.status.failedUnknown');
+
+  return (
+    <div className={`turn-status turn-status--${turn.status}`}>
+      <span className="turn-status-icon" aria-hidden="true">
+        {turn.status === 'failed' ? '!' : '⏸'}
+      </span>
+      <p className="turn-status-text">{text}</p>
+      {onRetry && (
+        <button type="button" className="conv-button" onClick={onRetry}>
+          {t('conversation.retry')}
+        </button>
+      )}
+    </div>
+  );
+}

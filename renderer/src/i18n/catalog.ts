@@ -1,0 +1,16 @@
+import { conversationMessages } from './messages/conversation';
+import { settingsMessages } from './messages/settings';
+import { shellMessages } from './messages/shell';
+
+export const LOCALES = ['en', 'zh-CN'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** One area's strings, in every locale; English is the reference every other locale must match. */
+export type AreaMessages<K extends string = string> = Record<Locale, Record<K, string>>;
+
+const areas = [shellMessages, conversationMessages, settingsMessages];
+
+export const CATALOG: Record<Locale, Record<string, string>> = {
+  en: Object.assign({}, ...areas.map((a) => a.en)),
+  'zh-CN': Object.assign({}, ...areas.map((a) => a['zh-CN'])),
+};

@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Root } from './components/Root';
+import { I18nProvider } from './i18n/i18n';
+import './styles/base.css';
+import './styles/conversation.css';
+import './styles/settings.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nProvider>
+      <Root />
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,144 @@
+import type { CairnEvent } from '../../../sidecar/src/protocol';
+import type { EventStream } from '../api/event-stream';
+import { ApiError, type CairnClient } from '../api/http-client';
+import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from './turn-view';
+
+export const PAGE_SIZE = 30;
+
+export interface SessionSnapshot {
+  sessionId: string;
+  turns: TurnView[];
+  nextBefore: number | null;
+  loading: boolean;
+  loadingEarlier: boolean;
+  error: string | null;
+  running: TurnView | null;
+}
+
+/**
+ * One open session: its newest page of turns, older pages on demand, and live events applied
+ * on top. A turn that is running when the session opens is rebuilt from its own events, so a
+ * reload shows its streamed text, tool output and pending questions as they were.
+ */
+export class SessionController {
+  private snapshot: SessionSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private unsubscribe: (() => void) | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly client: CairnClient,
+    private readonly stream: EventStream,
+    readonly sessionId: string,
+  ) {
+    this.snapshot = {
+      sessionId,
+      turns: [],
+      nextBefore: null,
+      loading: true,
+      loadingEarlier: false,
+      error: null,
+      running: null,
+    };
+  }
+
+  async start(): Promise<void> {
+    try {
+      const page = await this.client.listTurns(this.sessionId, { limit: PAGE_SIZE });
+      const turns = await Promise.all(
+        page.turns.map(async (t) => {
+          if (t.status !== 'running') return turnFromHistory(t);
+          const events = await this.client.turnEvents(this.sessionId, t.id);
+          return rebuild(events.filter((e) => e.seq <= page.last_seq)) ?? turnFromHistory(t);
+        }),
+      );
+      if (this.disposed) return;
+      this.update({ turns, nextBefore: page.next_before, loading: false });
+      this.unsubscribe = this.stream.subscribe(this.sessionId, page.last_seq, (event) => this.onEvent(event));
+    } catch (error) {
+      this.update({ loading: false, error: messageOf(error) });
+    }
+  }
+
+  async loadEarlier(): Promise<void> {
+    const before = this.snapshot.nextBefore;
+    if (before === null || this.snapshot.loadingEarlier) return;
+    this.update({ loadingEarlier: true });
+    try {
+      const page = await this.client.listTurns(this.sessionId, { limit: PAGE_SIZE, before });
+      const older = page.turns.map(turnFromHistory);
+      this.update({
+        turns: [...older, ...this.snapshot.turns],
+        nextBefore: page.next_before,
+        loadingEarlier: false,
+      });
+    } catch (error) {
+      this.update({ loadingEarlier: false, error: messageOf(error) });
+    }
+  }
+
+  async send(prompt: string): Promise<void> {
+    await this.client.startTurn(this.sessionId, prompt, crypto.randomUUID());
+  }
+
+  async cancel(): Promise<void> {
+    const running = this.snapshot.running;
+    if (running) await this.client.cancelTurn(running.turn.id);
+  }
+
+  async retry(turnId: string): Promise<void> {
+    const turn = this.snapshot.turns.find((t) => t.turn.id === turnId);
+    if (turn) await this.send(turn.turn.prompt);
+  }
+
+  async answer(questionId: string, answer: string): Promise<void> {
+    await this.client.answer(questionId, answer);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): SessionSnapshot => this.snapshot;
+
+  dispose(): void {
+    this.disposed = true;
+    this.unsubscribe?.();
+    this.listeners.clear();
+  }
+
+  private onEvent(event: CairnEvent): void {
+    const turns = this.snapshot.turns;
+    const index = turns.findIndex((t) => t.turn.id === event.turn_id);
+    if (index === -1) {
+      if (event.type !== 'turn.started') return;
+      this.update({ turns: [...turns, turnFromStart(event)] });
+      return;
+    }
+    const next = turns.slice();
+    next[index] = applyEvent(turns[index]!, event);
+    this.update({ turns: next });
+  }
+
+  private update(patch: Partial<SessionSnapshot>): void {
+    const merged = { ...this.snapshot, ...patch };
+    const last = merged.turns.at(-1);
+    merged.running = last && last.turn.status === 'running' ? last : null;
+    this.snapshot = merged;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function rebuild(events: CairnEvent[]): TurnView | null {
+  const start = events.find(
+    (e): e is Extract<CairnEvent, { type: 'turn.started' }> => e.type === 'turn.started',
+  );
+  if (!start) return null;
+  return events.reduce((view, event) => applyEvent(view, event), turnFromStart(start));
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, CairnClient } from '../../src/api/http-client';
+
+interface Seen {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  redirect: RequestRedirect | undefined;
+  credentials: RequestCredentials | undefined;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const MODEL = {
+  id: 'm1',
+  name: 'Main',
+  model: 'claude-sonnet-4-5',
+  base_url: null,
+  context_window: 200_000,
+  max_tokens: 8192,
+  thinking_budget: null,
+  active: true,
+  has_key: false,
+  created_at: '2025-01-01T00:00:00.000Z',
+};
+const CAPABILITIES = {
+  mode: 'local',
+  projects: true,
+  shell: true,
+  files: true,
+  kernels: false,
+  mcp: false,
+  version: '1.0.0',
+};
+
+/** A client whose fetch answers with `answer` and records every call. */
+function clientWith(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
+  const seen: Seen[] = [];
+  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    seen.push({
+      url: String(input),
+      method: init.method ?? 'GET',
+      headers: { ...(init.headers as Record<string, string>) },
+      body: typeof init.body === 'string' ? init.body : undefined,
+      redirect: init.redirect,
+      credentials: init.credentials,
+    });
+    return answer(String(input), init);
+  };
+  return {
+    client: new CairnClient({ url: 'http://127.0.0.1:1/', token: 't' }, fetchImpl as typeof fetch),
+    seen,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('CairnClient', () => {
+  it('returns validated data', async () => {
+    const { client, seen } = clientWith(() => json(200, { models: [MODEL] }));
+    expect(await client.listModels()).toEqual([MODEL]);
+    expect(seen[0]?.url).toBe('http://127.0.0.1:1/api/models');
+  });
+
+  it('rejects a body that does not match the protocol schema as bad_response', async () => {
+    const { client } = clientWith(() => json(200, { models: [{ ...MODEL, has_key: 'yes' }] }));
+    const error = await rejection(client.listModels());
+    expect(error.code).toBe('bad_response');
+    expect(error.status).toBe(200);
+
+    const other = clientWith(() => json(200, { ...CAPABILITIES, mode: 'cloud' }));
+    expect((await rejection(other.client.capabilities())).code).toBe('bad_response');
+  });
+
+  it('maps {error:{code,message}} to an ApiError with that code, status and message', async () => {
+    const { client } = clientWith(() =>
+      json(503, { error: { code: 'keychain_unavailable', message: 'Set CAIRN_ANTHROPIC_API_KEY instead.' } }),
+    );
+    const error = await rejection(client.setModelKey('m1', 'sk-secret'));
+    expect(error).toMatchObject({ code: 'keychain_unavailable', status: 503 });
+    expect(error.message).toBe('Set CAIRN_ANTHROPIC_API_KEY instead.');
+  });
+
+  it('uses http_error for an error without the error envelope and not_cairn for a non-JSON body', async () => {
+    const a = clientWith(() => json(500, { oops: true }));
+    expect(await rejection(a.client.about())).toMatchObject({ code: 'http_error', status: 500 });
+    const b = clientWith(() => new Response('<html></html>', { status: 200 }));
+    expect((await rejection(b.client.about())).code).toBe('not_cairn');
+  });
+
+  it('sends the token on every call except health, never follows redirects, never sends cookies', async () => {
+    const { client, seen } = clientWith((url, init) => {
+      const route = `${init.method} ${new URL(url).pathname}`;
+      if (route === 'GET /api/health') return json(200, { ok: true, name: 'cairn', version: '1.0.0' });
+      if (route === 'GET /api/capabilities') return json(200, CAPABILITIES);
+      if (route === 'GET /api/models') return json(200, { models: [MODEL] });
+      if (route === 'PUT /api/models/m1/key' || route === 'DELETE /api/models/m1') {
+        return new Response(null, { status: 204 });
+      }
+      return json(200, MODEL);
+    });
+    await client.health();
+    await client.capabilities();
+    await client.listModels();
+    await client.createModel({ name: 'Main', model: 'claude-sonnet-4-5' });
+    await client.updateModel('m1', { name: 'Main' });
+    await client.activateModel('m1');
+    await client.setModelKey('m1', 'sk-secret');
+    await client.deleteModel('m1');
+
+    expect(seen.map((s) => `${s.method} ${new URL(s.url).pathname}`)).toEqual([
+      'GET /api/health',
+      'GET /api/capabilities',
+      'GET /api/models',
+      'POST /api/models',
+      'PATCH /api/models/m1',
+      'POST /api/models/m1/activate',
+      'PUT /api/models/m1/key',
+      'DELETE /api/models/m1',
+    ]);
+    const [health, ...rest] = seen;
+    expect(health?.headers.authorization).toBeUndefined();
+    for (const call of rest) expect(call.headers.authorization).toBe('Bearer t');
+    for (const call of seen) {
+      expect(call.redirect).toBe('error');
+      expect(call.credentials).toBe('omit');
+      expect(call.url).not.toContain('t=');
+    }
+    const key = seen.find((s) => s.method === 'PUT');
+    expect(key?.body && JSON.parse(key.body)).toEqual({ key: 'sk-secret' });
+    expect(key?.headers['content-type']).toBe('application/json');
+    expect(key?.url).not.toContain('sk-secret');
+  });
+
+  it('encodes ids in paths', async () => {
+    const { client, seen } = clientWith(() => new Response(null, { status: 204 }));
+    await client.deleteModel('a/b?c');
+    expect(new URL(seen[0]?.url ?? '').pathname).toBe('/api/models/a%2Fb%3Fc');
+  });
+
+  it('reports a network failure as code network with status 0', async () => {
+    const { client } = clientWith(() => {
+      throw new TypeError('fetch failed');
+    });
+    const error = await rejection(client.listModels());
+    expect(error).toMatchObject({ code: 'network', status: 0 });
+    expect(error.message).toContain('http://127.0.0.1:1');
+  });
+});

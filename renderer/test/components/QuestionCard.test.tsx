@@ -1,0 +1,174 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Question } from '../../../sidecar/src/protocol';
+import { QuestionCard } from '../../src/components/QuestionCard';
+import type { Locale } from '../../src/i18n/catalog';
+import { I18nProvider } from '../../src/i18n/i18n';
+
+function makeQuestion(patch: Partial<Question> = {}): Question {
+  return {
+    id: 'q1',
+    session_id: 's1',
+    turn_id: 't1',
+    tool_call_id: null,
+    kind: 'question',
+    question: 'Which port should the server use?',
+    options: ['8080', '3000'],
+    tool: null,
+    status: 'pending',
+    answer: null,
+    created_at: '2025-01-01T00:00:00.000Z',
+    answered_at: null,
+    ...patch,
+  };
+}
+
+const approval = (patch: Partial<Question> = {}) =>
+  makeQuestion({
+    kind: 'approval',
+    question: 'Bash wants to run a command.',
+    options: null,
+    tool: { name: 'Bash', input: { command: 'rm -rf build' } },
+    tool_call_id: 'tc1',
+    ...patch,
+  });
+
+/** An onAnswer whose promise the test settles. */
+function controlledAnswer() {
+  let settle: { resolve: () => void; reject: (error: Error) => void } = {
+    resolve: () => undefined,
+    reject: () => undefined,
+  };
+  const onAnswer = vi.fn(
+    (_answer: string) =>
+      new Promise<void>((resolve, reject) => {
+        settle = { resolve, reject };
+      }),
+  );
+  return { onAnswer, resolve: () => settle.resolve(), reject: (error: Error) => settle.reject(error) };
+}
+
+function renderCard(question: Question, onAnswer: (answer: string) => Promise<void>, locale: Locale = 'en') {
+  const wrap = (node: ReactNode) => <I18nProvider locale={locale}>{node}</I18nProvider>;
+  const result = render(wrap(<QuestionCard question={question} onAnswer={onAnswer} />));
+  return {
+    ...result,
+    update: (next: Question) => result.rerender(wrap(<QuestionCard question={next} onAnswer={onAnswer} />)),
+  };
+}
+
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+afterEach(cleanup);
+
+describe('QuestionCard — approvals', () => {
+  it('shows the tool and its command and allows it', async () => {
+    const answer = controlledAnswer();
+    renderCard(approval(), answer.onAnswer);
+    expect(screen.getByRole('heading', { name: 'Allow Bash?' })).toBeTruthy();
+    expect(screen.getByText('rm -rf build')).toBeTruthy();
+    expect(screen.getByText('Bash wants to run a command.')).toBeTruthy();
+    fireEvent.click(button('Allow'));
+    expect(answer.onAnswer).toHaveBeenCalledWith('allow');
+    expect(button('Allow').disabled).toBe(true);
+    expect(button('Deny').disabled).toBe(true);
+    expect(screen.getByText('Sending…')).toBeTruthy();
+    // A second click while the first is under way sends nothing.
+    fireEvent.click(button('Deny'));
+    expect(answer.onAnswer).toHaveBeenCalledTimes(1);
+    await act(async () => answer.resolve());
+    expect(screen.getByText('Allowed')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('denies', async () => {
+    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    renderCard(approval(), onAnswer);
+    await act(async () => {
+      fireEvent.click(button('Deny'));
+    });
+    expect(onAnswer).toHaveBeenCalledWith('deny');
+    expect(screen.getByText('Denied')).toBeTruthy();
+  });
+
+  it('shows an error inline and lets the user try again', async () => {
+    const answer = controlledAnswer();
+    renderCard(approval(), answer.onAnswer);
+    fireEvent.click(button('Allow'));
+    await act(async () => answer.reject(new Error('The server went away.')));
+    expect(screen.getByRole('alert').textContent).toBe('Could not send the answer: The server went away.');
+    expect(button('Allow').disabled).toBe(false);
+    fireEvent.click(button('Allow'));
+    expect(answer.onAnswer).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the outcome after a reload', () => {
+    const { update } = renderCard(approval({ status: 'answered', answer: 'deny' }), vi.fn());
+    expect(screen.getByText('Denied')).toBeTruthy();
+    update(approval({ status: 'closed' }));
+    expect(screen.getByText('No longer waiting for an answer')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('speaks Chinese', () => {
+    renderCard(approval(), vi.fn(), 'zh-CN');
+    expect(screen.getByRole('heading', { name: '允许运行 Bash 吗？' })).toBeTruthy();
+    expect(button('允许')).toBeTruthy();
+    expect(button('拒绝')).toBeTruthy();
+  });
+});
+
+describe('QuestionCard — questions', () => {
+  it('answers with an option', async () => {
+    const answer = controlledAnswer();
+    renderCard(makeQuestion(), answer.onAnswer);
+    expect(screen.getByText('Which port should the server use?')).toBeTruthy();
+    fireEvent.click(button('3000'));
+    expect(answer.onAnswer).toHaveBeenCalledWith('3000');
+    expect(button('8080').disabled).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).disabled).toBe(true);
+    await act(async () => answer.resolve());
+    expect(screen.getByText('Answered: 3000')).toBeTruthy();
+  });
+
+  it('answers in free text with the Answer button', async () => {
+    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    renderCard(makeQuestion(), onAnswer);
+    expect(button('Answer').disabled).toBe(true);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '  5173 ' } });
+    expect(button('Answer').disabled).toBe(false);
+    await act(async () => {
+      fireEvent.click(button('Answer'));
+    });
+    expect(onAnswer).toHaveBeenCalledWith('5173');
+  });
+
+  it('submits the free answer with Enter', async () => {
+    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    renderCard(makeQuestion({ options: null }), onAnswer);
+    const input = screen.getByRole('textbox', { name: 'Your answer' });
+    fireEvent.change(input, { target: { value: 'Use 4000' } });
+    await act(async () => {
+      fireEvent.submit(input.closest('form')!);
+    });
+    expect(onAnswer).toHaveBeenCalledWith('Use 4000');
+    expect(screen.getByText('Answered: Use 4000')).toBeTruthy();
+  });
+
+  it('does not send an empty answer', () => {
+    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    renderCard(makeQuestion(), onAnswer);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '   ' } });
+    fireEvent.submit(screen.getByRole('textbox', { name: 'Your answer' }).closest('form')!);
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+
+  it('shows the stored answer', () => {
+    renderCard(makeQuestion({ status: 'answered', answer: '8080' }), vi.fn());
+    expect(screen.getByText('Answered: 8080')).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+});

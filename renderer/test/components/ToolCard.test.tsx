@@ -1,0 +1,306 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CairnClient } from '../../src/api/http-client';
+import { ansiSegments, clipLines, ToolCard } from '../../src/components/ToolCard';
+import { summarizeToolInput } from '../../src/components/tool-summary';
+import type { Locale } from '../../src/i18n/catalog';
+import { I18nProvider } from '../../src/i18n/i18n';
+import type { ToolCardState } from '../../src/state/turn-view';
+
+const ESC = '\x1b';
+
+function makeCard(patch: Partial<ToolCardState> = {}): ToolCardState {
+  return {
+    key: 'tool-tu1',
+    toolUseId: 'tu1',
+    toolCallId: null,
+    name: 'Bash',
+    input: { command: 'npm test' },
+    status: 'pending',
+    output: '',
+    preview: null,
+    isError: false,
+    durationMs: null,
+    startedAt: null,
+    ...patch,
+  };
+}
+
+interface Call {
+  url: string;
+  init: RequestInit | undefined;
+}
+
+function fakeClient(respond: (url: string) => Response = () => new Response('{}')) {
+  const calls: Call[] = [];
+  const fakeFetch: typeof fetch = async (input, init) => {
+    const url = String(input);
+    calls.push({ url, init });
+    return respond(url);
+  };
+  return { client: new CairnClient({ url: 'http://x', token: 't' }, fakeFetch), calls };
+}
+
+function storedCall(result: string | null) {
+  return {
+    id: 'tc1',
+    session_id: 's1',
+    turn_id: 't1',
+    tool_use_id: 'tu1',
+    name: 'Bash',
+    input: { command: 'npm test' },
+    status: 'completed',
+    is_error: false,
+    preview: 'short',
+    result_file: null,
+    started_at: '2025-01-01T00:00:00.000Z',
+    finished_at: '2025-01-01T00:00:01.000Z',
+    duration_ms: 1000,
+    result,
+  };
+}
+
+function renderCard(card: ToolCardState, client = fakeClient().client, locale: Locale = 'en') {
+  const wrap = (node: ReactNode) => <I18nProvider locale={locale}>{node}</I18nProvider>;
+  const result = render(wrap(<ToolCard card={card} client={client} />));
+  return {
+    ...result,
+    update: (next: ToolCardState) => result.rerender(wrap(<ToolCard card={next} client={client} />)),
+  };
+}
+
+function header() {
+  return screen.getAllByRole('button')[0]!;
+}
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('summarizeToolInput', () => {
+  it.each([
+    ['Bash', { command: 'npm test -- --watch=false' }, 'npm test -- --watch=false'],
+    ['Read', { path: 'src/index.ts', offset: 10 }, 'src/index.ts'],
+    ['Write', { path: 'notes.md', content: 'hello' }, 'notes.md'],
+    ['Edit', { path: 'a.ts', old_string: 'x', new_string: 'y' }, 'a.ts'],
+    ['Grep', { pattern: 'fn\\s+main', path: 'src' }, 'fn\\s+main'],
+    ['Glob', { pattern: '**/*.ts' }, '**/*.ts'],
+    ['Exec', { program: 'git', args: ['commit', '-m', "it's done"] }, `git commit -m 'it'\\''s done'`],
+    ['AskUserQuestion', { question: 'Which port?', options: ['80', '8080'] }, 'Which port?'],
+    ['mcp__thing', { a: 1, b: [true] }, '{"a":1,"b":[true]}'],
+    ['Bash', { command: 'echo one\n  echo two' }, 'echo one echo two'],
+  ])('%s %j → %s', (name, input, expected) => {
+    expect(summarizeToolInput(name, input)).toBe(expected);
+  });
+
+  it('cuts very long summaries', () => {
+    const summary = summarizeToolInput('Bash', { command: 'x'.repeat(1000) });
+    expect(summary.length).toBe(240);
+    expect(summary.endsWith('…')).toBe(true);
+  });
+});
+
+describe('ToolCard', () => {
+  it('is collapsed by default and shows name, summary, status and duration', () => {
+    renderCard(
+      makeCard({ name: 'Read', input: { path: 'src/app.ts' }, status: 'completed', durationMs: 1234 }),
+    );
+    const button = header();
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(button.textContent).toContain('Read');
+    expect(button.textContent).toContain('src/app.ts');
+    expect(button.textContent).toContain('Done');
+    expect(button.textContent).toContain('1.2 s');
+    expect(screen.queryByText('Arguments')).toBeNull();
+  });
+
+  it('labels every status', () => {
+    const labels: Record<ToolCardState['status'], string> = {
+      pending: 'Pending',
+      waiting_approval: 'Waiting for approval',
+      running: 'Running',
+      completed: 'Done',
+      failed: 'Failed',
+      denied: 'Denied',
+      cancelled: 'Cancelled',
+      interrupted: 'Interrupted',
+    };
+    const { update, container } = renderCard(makeCard());
+    for (const [status, label] of Object.entries(labels)) {
+      update(makeCard({ status: status as ToolCardState['status'] }));
+      const badge = container.querySelector('.tool-status');
+      expect(badge?.textContent).toBe(label);
+      expect(badge?.classList.contains(`tool-status--${status}`)).toBe(true);
+    }
+  });
+
+  it('expands to pretty arguments and collapses again', () => {
+    renderCard(
+      makeCard({
+        name: 'Exec',
+        input: { program: 'git', args: ['status'] },
+        status: 'running',
+        startedAt: Date.now(),
+      }),
+    );
+    expect(header().textContent).toContain('git status');
+    fireEvent.click(header());
+    expect(header().getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText('Arguments')).toBeTruthy();
+    expect(screen.getByText(/"program": "git"/).textContent).toBe(
+      JSON.stringify({ program: 'git', args: ['status'] }, null, 2),
+    );
+    expect(screen.getByText('No output yet')).toBeTruthy();
+    fireEvent.click(header());
+    expect(screen.queryByText('Arguments')).toBeNull();
+  });
+
+  it('shows live output with ANSI colours as spans and no escape codes', () => {
+    const output = `${ESC}[31mred${ESC}[0m plain ${ESC}[1;32mbold green${ESC}[0m ${ESC}[38;5;208morange${ESC}[0m ${ESC}[38;2;1;2;3mrgb${ESC}[0m\n${ESC}]8;;https://x.example${ESC}\\link${ESC}]8;;${ESC}\\ 50%\r100%\n`;
+    const { container } = renderCard(makeCard({ status: 'running', startedAt: Date.now(), output }));
+    fireEvent.click(header());
+    const pre = container.querySelector('.tool-card-body pre:last-of-type');
+    const red = screen.getByText('red');
+    expect(red.tagName).toBe('SPAN');
+    expect(red.className).toBe('ansi-red-fg');
+    expect(screen.getByText('bold green').className).toBe('ansi-green-fg ansi-bold');
+    expect((screen.getByText('orange') as HTMLElement).style.color).toBe('rgb(255, 135, 0)');
+    expect((screen.getByText('rgb') as HTMLElement).style.color).toBe('rgb(1, 2, 3)');
+    const text = container.querySelector('.tool-card-body')?.textContent ?? '';
+    expect(text).not.toContain(ESC);
+    expect(text).not.toContain('[31m');
+    // A carriage return (a progress bar) overwrites the line: only what came after it stays.
+    expect(text).toContain('red plain bold green orange rgb\n100%');
+    expect(text).not.toContain('https://x.example');
+    expect(text).not.toContain('50%');
+    expect(pre).not.toBeNull();
+    expect(container.innerHTML).not.toContain('<script');
+  });
+
+  it('shows the result preview, cut to 200 lines with a note', () => {
+    const preview = Array.from({ length: 250 }, (_, i) => `line ${i + 1}`).join('\n');
+    const { container } = renderCard(makeCard({ status: 'completed', preview, durationMs: 20 }));
+    fireEvent.click(header());
+    expect(screen.getByText('Result')).toBeTruthy();
+    const shown = container.querySelectorAll('.tool-card-pre')[1]?.textContent ?? '';
+    expect(shown.split('\n')).toHaveLength(200);
+    expect(shown).toContain('line 200');
+    expect(shown).not.toContain('line 201');
+    expect(screen.getByText('Showing the first 200 of 250 lines.')).toBeTruthy();
+  });
+
+  it('keeps the last lines of long live output', () => {
+    const clip = clipLines(Array.from({ length: 300 }, (_, i) => `l${i}`).join('\n'), 'tail');
+    expect(clip).toMatchObject({ totalLines: 300, shownLines: 200, clipped: true });
+    expect(clip.text.startsWith('l100\n')).toBe(true);
+    expect(clip.text.endsWith('l299')).toBe(true);
+  });
+
+  it('ticks the elapsed time every second while running, then shows the final duration', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-01-01T00:00:10.000Z'));
+    const startedAt = Date.parse('2025-01-01T00:00:07.000Z');
+    const { update } = renderCard(makeCard({ status: 'running', startedAt }));
+    expect(header().textContent).toContain('3 s');
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    expect(header().textContent).toContain('5 s');
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(header().textContent).toContain('1 min 5 s');
+    update(makeCard({ status: 'completed', startedAt, durationMs: 65_400 }));
+    expect(header().textContent).toContain('1 min 5 s');
+    update(makeCard({ status: 'completed', startedAt, durationMs: 850 }));
+    expect(header().textContent).toContain('0.9 s');
+  });
+
+  it('offers the full result only for a finished call with an id', () => {
+    const { update } = renderCard(makeCard({ status: 'running', toolCallId: 'tc1', startedAt: Date.now() }));
+    fireEvent.click(header());
+    expect(screen.queryByRole('button', { name: 'Show full result' })).toBeNull();
+    update(makeCard({ status: 'completed', toolCallId: null, preview: 'x' }));
+    expect(screen.queryByRole('button', { name: 'Show full result' })).toBeNull();
+    update(makeCard({ status: 'completed', toolCallId: 'tc1', preview: 'x' }));
+    expect(screen.getByRole('button', { name: 'Show full result' })).toBeTruthy();
+  });
+
+  it('fetches the full result with the token and shows it', async () => {
+    const full = `${ESC}[33mwarning${ESC}[0m: everything\n${'more\n'.repeat(300)}`;
+    const { client, calls } = fakeClient(() => new Response(JSON.stringify(storedCall(full))));
+    renderCard(
+      makeCard({ status: 'completed', toolCallId: 'tc1', preview: 'short', durationMs: 1000 }),
+      client,
+    );
+    fireEvent.click(header());
+    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
+    await screen.findByText('Full result');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('http://x/api/tool-calls/tc1');
+    expect(new Headers(calls[0]!.init?.headers).get('authorization')).toBe('Bearer t');
+    const pre = document.querySelector('.tool-card-pre--full');
+    expect(pre?.textContent).toBe(full.replace(`${ESC}[33m`, '').replace(`${ESC}[0m`, ''));
+    expect(screen.getByText('warning').className).toBe('ansi-yellow-fg');
+
+    // Hidden and shown again from memory, without another request.
+    fireEvent.click(screen.getByRole('button', { name: 'Hide full result' }));
+    expect(document.querySelector('.tool-card-pre--full')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
+    expect(document.querySelector('.tool-card-pre--full')).not.toBeNull();
+    fireEvent.click(header());
+    fireEvent.click(header());
+    expect(document.querySelector('.tool-card-pre--full')).not.toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('shows loading, then an error it can retry', async () => {
+    let fail = true;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const calls: string[] = [];
+    const fakeFetch: typeof fetch = async (input) => {
+      calls.push(String(input));
+      await gate;
+      if (fail) {
+        return new Response(JSON.stringify({ error: { code: 'not_found', message: 'No tool call tc1.' } }), {
+          status: 404,
+        });
+      }
+      return new Response(JSON.stringify(storedCall(null)));
+    };
+    const client = new CairnClient({ url: 'http://x', token: 't' }, fakeFetch);
+    renderCard(makeCard({ status: 'failed', toolCallId: 'tc1', isError: true, preview: 'boom' }), client);
+    fireEvent.click(header());
+    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
+    expect(screen.getByText('Loading the full result…')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Show full result' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    release();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not load the full result: No tool call tc1.',
+    );
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try loading the full result again' }));
+    await waitFor(() => expect(screen.getByText('No result was stored for this call.')).toBeTruthy());
+    expect(calls).toHaveLength(2);
+  });
+
+  it('speaks Chinese', () => {
+    renderCard(makeCard({ status: 'completed', durationMs: 1500 }), undefined, 'zh-CN');
+    expect(header().textContent).toContain('完成');
+    expect(header().textContent).toContain('1.5 秒');
+  });
+});
+
+describe('ansiSegments', () => {
+  it('drops control characters and keeps plain text unstyled', () => {
+    expect(ansiSegments(`a${ESC}[2Kb\x07c\td`)).toEqual([{ text: 'abc\td', className: null, style: null }]);
+  });
+});

@@ -1,0 +1,16 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Built into renderer/dist, which `cairn serve` serves and Electron loads from app://cairn.
+export default defineConfig({
+  root: path.resolve(import.meta.dirname),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: path.resolve(import.meta.dirname, 'dist'),
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 2000,
+  },
+});
