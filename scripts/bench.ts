@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
 import { benchStartup } from './bench/startup';
@@ -40,6 +41,25 @@ async function main(): Promise<void> {
 
     log('(c) turn page');
     rows.push(...(await benchTurnPage(model, 10_000, 20)));
+
+    log('(d) renderer in Chromium');
+    const ui = await benchRenderer();
+    rows.push(
+      {
+        section: '(d) the UI in headless Chromium, a 2,000-turn session',
+        what: 'navigation → newest turn visible',
+        value: `${ui.firstRenderMs.toFixed(0)} ms`,
+        reference: `${ui.referenceMs.toFixed(0)} ms`,
+        ratio: `${(ui.firstRenderMs / ui.referenceMs).toFixed(2)}×`,
+        note: 'reference: a minimal static page from the same server',
+      },
+      {
+        section: '(d) the UI in headless Chromium, a 2,000-turn session',
+        what: 'long tasks while scrolling to the first turn',
+        value: String(ui.longTasks),
+        note: 'main-thread tasks over 50 ms (PerformanceObserver longtask)',
+      },
+    );
   } finally {
     await model.close();
     removeDirs();

@@ -84,6 +84,8 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
     !models.value.env_overrides.key &&
     !models.value.models.some((m) => m.active && m.has_key);
   const showProjects = caps.value?.projects ?? false;
+  const activeModel = models.value?.models.find((m) => m.active) ?? null;
+  const modelName = models.value?.env_overrides.model ?? activeModel?.name ?? null;
 
   return (
     <div className={`app ${panelOpen ? 'with-panel' : ''}`}>
@@ -154,6 +156,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
             stream={stream}
             session={currentSession}
             streamState={streamState}
+            modelName={modelName}
             onSessionChanged={() => sessions.reload()}
             onTogglePanel={() => setPanelOpen((open) => !open)}
           />

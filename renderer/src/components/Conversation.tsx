@@ -17,6 +17,7 @@ export function Conversation(props: {
   stream: EventStream;
   session: Session;
   streamState: StreamState;
+  modelName: string | null;
   onSessionChanged(): void;
   onTogglePanel(): void;
 }) {
@@ -63,12 +64,23 @@ export function Conversation(props: {
   };
 
   const running = snapshot.running;
+  // The sidebar's "running" dot comes from the session list: refresh it when a turn starts or ends here.
+  const runningId = running?.turn.id ?? null;
+  const onSessionChanged = props.onSessionChanged;
+  const seenRunning = useRef<string | null>(null);
+  useEffect(() => {
+    if (runningId === seenRunning.current) return;
+    seenRunning.current = runningId;
+    onSessionChanged();
+  }, [runningId, onSessionChanged]);
+
   return (
     <section className="conversation" aria-label={props.session.title}>
       <SessionHeader
         client={props.client}
         session={props.session}
         streamState={props.streamState}
+        modelName={props.modelName}
         onChanged={props.onSessionChanged}
         onTogglePanel={props.onTogglePanel}
       />
@@ -82,6 +94,9 @@ export function Conversation(props: {
             </div>
           )}
           {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
+          {!snapshot.loading && !snapshot.error && snapshot.turns.length === 0 && (
+            <p className="muted transcript-empty">{t('transcript.empty')}</p>
+          )}
           {snapshot.error && (
             <p className="error-text" role="alert">
               {snapshot.error}

@@ -88,7 +88,10 @@ export function QuestionCard({
             {toolName ? t('question.approval.title', { tool: toolName }) : t('question.approval.titleNoTool')}
           </h3>
           {toolSummary !== '' && <code className="question-card-tool">{toolSummary}</code>}
-          {question.question !== '' && <p className="question-card-text">{question.question}</p>}
+          {/* The server's sentence repeats the tool and its input; it is only needed when they are missing. */}
+          {!question.tool && question.question !== '' && (
+            <p className="question-card-text">{question.question}</p>
+          )}
         </>
       ) : (
         <>

@@ -8,6 +8,7 @@ export function SessionHeader(props: {
   client: CairnClient;
   session: Session;
   streamState: StreamState;
+  modelName: string | null;
   onChanged(): void;
   onTogglePanel(): void;
 }) {
@@ -15,9 +16,15 @@ export function SessionHeader(props: {
   return (
     <header className="session-header">
       <h1 className="session-title">{props.session.title}</h1>
+      {props.modelName && (
+        <span className="session-model muted" title={t('session.model')}>
+          {props.modelName}
+        </span>
+      )}
       <label className="approval-select">
-        <span>{t('session.approval')}</span>
+        <span aria-hidden="true">{t('session.approval')}</span>
         <select
+          aria-label={t('session.approval')}
           value={props.session.approval}
           onChange={async (e) => {
             await props.client.updateSession(props.session.id, { approval: e.target.value as ApprovalMode });

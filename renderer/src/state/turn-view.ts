@@ -159,11 +159,18 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
         preview: event.preview,
         durationMs: event.duration_ms,
       }));
-    case 'question.required':
-      return {
+    case 'question.required': {
+      const question = event.question;
+      const withQuestion: TurnView = {
         ...view,
-        items: [...view.items, { kind: 'question', key: `q-${event.question.id}`, question: event.question }],
+        items: [...view.items, { kind: 'question', key: `q-${question.id}`, question }],
       };
+      // tool.started does not say that the call waits for approval; the approval question does.
+      if (question.kind !== 'approval' || !question.tool_call_id) return withQuestion;
+      return updateCardById(withQuestion, question.tool_call_id, (card) =>
+        card.status === 'running' ? { ...card, status: 'waiting_approval' } : card,
+      );
+    }
     case 'question.answered':
     case 'question.closed': {
       const index = view.items.findIndex((i) => i.kind === 'question' && i.question.id === event.question_id);
@@ -173,7 +180,13 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
         event.type === 'question.answered'
           ? { ...item.question, status: 'answered', answer: event.answer, answered_at: event.time }
           : { ...item.question, status: 'closed' };
-      return replaceAt(view, index, { ...item, question });
+      const answered = replaceAt(view, index, { ...item, question });
+      // An allowed call runs now; a denied one waits for its tool.finished, which says "denied".
+      if (question.kind !== 'approval' || !question.tool_call_id || question.answer !== 'allow')
+        return answered;
+      return updateCardById(answered, question.tool_call_id, (card) =>
+        card.status === 'waiting_approval' ? { ...card, status: 'running' } : card,
+      );
     }
     case 'turn.completed':
       return finish(view, 'completed', null, event.time, event.usage);

@@ -69,7 +69,8 @@ describe('QuestionCard — approvals', () => {
     renderCard(approval(), answer.onAnswer);
     expect(screen.getByRole('heading', { name: 'Allow Bash?' })).toBeTruthy();
     expect(screen.getByText('rm -rf build')).toBeTruthy();
-    expect(screen.getByText('Bash wants to run a command.')).toBeTruthy();
+    // The server's own sentence only repeats the tool and command, so it is not shown again.
+    expect(screen.queryByText('Bash wants to run a command.')).toBeNull();
     fireEvent.click(button('Allow'));
     expect(answer.onAnswer).toHaveBeenCalledWith('allow');
     expect(button('Allow').disabled).toBe(true);

@@ -16,6 +16,15 @@ export interface FakeServerOptions {
   keyError?: { status: number; code: string; message: string };
   /** Answers POST /api/models with this error instead of creating. */
   createError?: { status: number; code: string; message: string };
+  /** What GET /api/models reports the server's environment overrides; nothing by default. */
+  envOverrides?: Partial<EnvOverrides>;
+}
+
+/** The `env_overrides` of GET /api/models (never a key value, only whether one is set). */
+export interface EnvOverrides {
+  key: boolean;
+  model: string | null;
+  base_url: string | null;
 }
 
 export function model(overrides: Partial<ModelConfig> & { id: string }): ModelConfig {
@@ -81,7 +90,15 @@ export function fakeServer(options: FakeServerOptions = {}) {
         platform: 'linux',
       });
     }
-    if (method === 'GET' && path === '/api/models') return json(200, { models });
+    if (method === 'GET' && path === '/api/models') {
+      const env_overrides: EnvOverrides = {
+        key: false,
+        model: null,
+        base_url: null,
+        ...options.envOverrides,
+      };
+      return json(200, { models, env_overrides });
+    }
     if (method === 'POST' && path === '/api/models') {
       if (options.createError)
         return error(options.createError.status, options.createError.code, options.createError.message);

@@ -131,4 +131,39 @@ describe('turn view', () => {
     ]);
     expect(closed.items.at(-1)).toMatchObject({ kind: 'question', question: { status: 'closed' } });
   });
+
+  it('shows a card as waiting while its approval is pending, and running once allowed', () => {
+    const approval: Question = {
+      id: 'q2',
+      session_id: 's',
+      turn_id: 't',
+      tool_call_id: 'tc9',
+      kind: 'approval',
+      question: 'Allow Bash?',
+      options: ['allow', 'deny'],
+      tool: { name: 'Bash', input: { command: 'rm -rf build' } },
+      status: 'pending',
+      answer: null,
+      created_at: '',
+      answered_at: null,
+    };
+    const waiting = play(start(), [
+      {
+        type: 'tool.started',
+        turn_id: 't',
+        tool_call_id: 'tc9',
+        tool_use_id: 'tu9',
+        name: 'Bash',
+        input: {},
+      },
+      { type: 'question.required', turn_id: 't', question: approval },
+    ]);
+    expect(waiting.items.find((i) => i.kind === 'tool')).toMatchObject({
+      card: { status: 'waiting_approval' },
+    });
+    const allowed = play(waiting, [
+      { type: 'question.answered', turn_id: 't', question_id: 'q2', answer: 'allow' },
+    ]);
+    expect(allowed.items.find((i) => i.kind === 'tool')).toMatchObject({ card: { status: 'running' } });
+  });
 });

@@ -33,6 +33,13 @@ export const settingsMessages: AreaMessages = {
     'settings.models.working': 'Working…',
     'settings.models.actionError': 'That did not work: {message}',
 
+    'settings.env.label': 'Environment overrides',
+    'settings.env.intro':
+      'The server’s environment overrides the active configuration. The saved configuration is not changed.',
+    'settings.env.key': 'API key from CAIRN_ANTHROPIC_API_KEY',
+    'settings.env.model': 'Model: {model} (CAIRN_MODEL)',
+    'settings.env.baseUrl': 'Endpoint: {url} (CAIRN_ANTHROPIC_BASE_URL)',
+
     'settings.form.addTitle': 'Add a model',
     'settings.form.editTitle': 'Edit “{name}”',
     'settings.form.name': 'Name',
@@ -166,6 +173,12 @@ export const settingsMessages: AreaMessages = {
     'settings.models.cancel': '取消',
     'settings.models.working': '处理中…',
     'settings.models.actionError': '操作未成功：{message}',
+
+    'settings.env.label': '环境变量覆盖',
+    'settings.env.intro': '服务器的环境变量覆盖了当前启用的配置，已保存的配置不会改变。',
+    'settings.env.key': 'API 密钥来自 CAIRN_ANTHROPIC_API_KEY',
+    'settings.env.model': '模型：{model}（CAIRN_MODEL）',
+    'settings.env.baseUrl': '接口地址：{url}（CAIRN_ANTHROPIC_BASE_URL）',
 
     'settings.form.addTitle': '添加模型',
     'settings.form.editTitle': '编辑“{name}”',

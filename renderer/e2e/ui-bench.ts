@@ -1,0 +1,149 @@
+// The renderer's bench: a 2,000-turn session opened in headless Chromium against a real sidecar.
+// In-page code is passed as strings so that this file type-checks without the DOM library (scripts/).
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { createSession, launchChromium, newContext, seedTurns, startUiServer } from './support/cairn-ui';
+
+const TURNS = 2_000;
+const REFERENCE_ROUNDS = 5;
+const WAIT_MS = 120_000;
+const SESSION_TITLE = 'bench session';
+
+/** Records every long task (>50 ms on the main thread) from page start, with its start time. */
+const LONG_TASK_OBSERVER = `
+  window.__cairnLongTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__cairnLongTasks.push(entry.startTime);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+`;
+
+const TRANSCRIPT = `document.querySelector('[data-testid="transcript"]')`;
+
+/** Markdown of the kind a session holds: prose, now and then a list or a code block. */
+function seededText(i: number): { prompt: string; answer: string } {
+  let answer = `answer ${i}: the change to module ${i % 37} is done, and the tests for it pass.`;
+  if (i % 5 === 0) answer += `\n\n- first point about ${i}\n- second point\n- third point`;
+  if (i % 7 === 0)
+    answer += `\n\n\`\`\`ts\nexport const value${i} = ${i} * 2;\nconsole.log(value${i});\n\`\`\``;
+  return { prompt: `prompt ${i}`, answer };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Polls an expression in the page. (waitForFunction would compile it with eval, which the app's
+ * Content-Security-Policy forbids, and rightly so.)
+ */
+async function waitUntil(page: Page, expression: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Scrolls the transcript up a screen at a time, clicking "Load earlier" whenever it shows. */
+async function scrollToFirstTurn(page: Page): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error('bench: the first turn never came into view');
+    const state = await page.evaluate<{
+      top: number;
+      loadEarlier: boolean;
+      loading: boolean;
+      first: boolean;
+    }>(`(() => {
+      const el = ${TRANSCRIPT};
+      el.scrollTop = Math.max(0, el.scrollTop - el.clientHeight);
+      const button = document.querySelector('.load-earlier button');
+      return {
+        top: el.scrollTop,
+        loadEarlier: button !== null,
+        loading: button !== null && button.disabled,
+        first: document.querySelector('article.turn[data-turn-ordinal="1"]') !== null,
+      };
+    })()`);
+    if (state.top === 0 && !state.loadEarlier && state.first) return;
+    if (state.loadEarlier && !state.loading && state.top === 0) {
+      await page.click('.load-earlier button');
+      await waitUntil(page, `!document.querySelector('.load-earlier button:disabled')`);
+    }
+    // One frame per step, like a reader dragging the scrollbar.
+    await page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => resolve(null)))`);
+  }
+}
+
+/**
+ * firstRenderMs: from navigation to the newest turn of a 2,000-turn session being visible (the session is
+ * picked in the sidebar as soon as it shows). longTasks: main-thread tasks over 50 ms while scrolling
+ * that transcript to its first turn. referenceMs: median time to load a static page of the same server.
+ */
+export async function benchRenderer(): Promise<{
+  firstRenderMs: number;
+  longTasks: number;
+  referenceMs: number;
+}> {
+  const ui = await startUiServer();
+  const browser = await launchChromium();
+  try {
+    const { sessionId } = createSession(ui, SESSION_TITLE);
+    seedTurns(ui, sessionId, TURNS, seededText);
+    const context = await newContext(browser);
+    await context.addInitScript({ content: LONG_TASK_OBSERVER });
+
+    // Reference: the same server and browser, a page with nothing to run.
+    const reference: number[] = [];
+    const plain = await context.newPage();
+    for (let i = 0; i < REFERENCE_ROUNDS; i += 1) {
+      const began = performance.now();
+      await plain.goto(`${ui.server.url}/api/health`, { waitUntil: 'load' });
+      await waitUntil(plain, `document.body !== null && document.body.textContent.includes('"ok":true')`);
+      reference.push(performance.now() - began);
+    }
+    await plain.close();
+
+    const page = await context.newPage();
+    const began = performance.now();
+    await page.goto(ui.server.browserUrl, { waitUntil: 'commit' });
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: SESSION_TITLE, exact: true })
+      .click({ timeout: WAIT_MS });
+    await page.getByText(`prompt ${TURNS}`, { exact: true }).waitFor({ state: 'visible', timeout: WAIT_MS });
+    await page.getByText(`answer ${TURNS}:`).waitFor({ state: 'visible', timeout: WAIT_MS });
+    const firstRenderMs = performance.now() - began;
+
+    const scrollStart = await page.evaluate<number>('performance.now()');
+    await scrollToFirstTurn(page);
+    await page.getByText('prompt 1', { exact: true }).waitFor({ state: 'visible', timeout: WAIT_MS });
+    const longTasks = await page.evaluate<number>(
+      `window.__cairnLongTasks.filter((start) => start >= ${scrollStart}).length`,
+    );
+    await context.close();
+    return { firstRenderMs, longTasks, referenceMs: median(reference) };
+  } finally {
+    await browser.close();
+    await ui.close();
+  }
+}
+
+// `npx tsx renderer/e2e/ui-bench.ts` runs it on its own.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  benchRenderer().then(
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

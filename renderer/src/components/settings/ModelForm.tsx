@@ -1,0 +1,166 @@
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { ModelConfig } from '../../../../sidecar/src/protocol';
+import { ApiError, type CairnClient } from '../../api/http-client';
+import { useI18n, useT } from '../../i18n/i18n';
+import { messageOf } from '../../state/session-controller';
+import { type FieldErrors, type FormValues, validateModelForm } from './model-form-validation';
+
+const DEFAULTS = { contextWindow: 200_000, maxTokens: 8192 } as const;
+
+const FIELD_ORDER: (keyof FormValues)[] = [
+  'name',
+  'model',
+  'baseUrl',
+  'contextWindow',
+  'maxTokens',
+  'thinking',
+];
+
+/** The add / edit form for one model configuration; validates in place before sending. */
+export function ModelForm(props: {
+  client: CairnClient;
+  initial: ModelConfig | null;
+  onCancel(): void;
+  onSaved(model: ModelConfig): void | Promise<void>;
+}) {
+  const { initial, client } = props;
+  const t = useT();
+  const { formatNumber } = useI18n();
+  const id = useId();
+  const [values, setValues] = useState<FormValues>(() => ({
+    name: initial?.name ?? '',
+    model: initial?.model ?? '',
+    baseUrl: initial?.base_url ?? '',
+    contextWindow: String(initial?.context_window ?? DEFAULTS.contextWindow),
+    maxTokens: String(initial?.max_tokens ?? DEFAULTS.maxTokens),
+    thinking: initial?.thinking_budget == null ? '' : String(initial.thinking_budget),
+  }));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const fieldId = (field: keyof FormValues) => `${id}-${field}`;
+  const focusField = (field: keyof FormValues) => document.getElementById(fieldId(field))?.focus();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus the first field once, when the form opens.
+  useEffect(() => focusField('name'), []);
+
+  const set = (field: keyof FormValues, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = validateModelForm(values, t, formatNumber);
+    if (checked.errors) {
+      setErrors(checked.errors);
+      const first = FIELD_ORDER.find((f) => checked.errors[f]);
+      if (first) focusField(first);
+      return;
+    }
+    setErrors({});
+    setServerError(null);
+    setSaving(true);
+    try {
+      const saved = initial
+        ? await client.updateModel(initial.id, checked.input)
+        : await client.createModel(checked.input);
+      setSaving(false);
+      await props.onSaved(saved);
+    } catch (error) {
+      setSaving(false);
+      setServerError(error instanceof ApiError ? error.message : messageOf(error));
+    }
+  };
+
+  const field = (
+    name: keyof FormValues,
+    label: string,
+    options: { hint?: string; numeric?: boolean; type?: 'text' | 'url'; mono?: boolean } = {},
+  ) => {
+    const hintId = `${fieldId(name)}-hint`;
+    const errorId = `${fieldId(name)}-error`;
+    const described = [errors[name] ? errorId : null, options.hint ? hintId : null].filter(Boolean).join(' ');
+    return (
+      <div className="settings-field">
+        <label htmlFor={fieldId(name)}>{label}</label>
+        <input
+          id={fieldId(name)}
+          type={options.type ?? 'text'}
+          inputMode={options.numeric ? 'numeric' : options.type === 'url' ? 'url' : undefined}
+          className={options.mono ? 'settings-mono' : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          value={values[name]}
+          onChange={(e) => set(name, e.target.value)}
+          aria-invalid={errors[name] ? true : undefined}
+          aria-describedby={described || undefined}
+        />
+        {options.hint && (
+          <p id={hintId} className="settings-hint">
+            {options.hint}
+          </p>
+        )}
+        {errors[name] && (
+          <p id={errorId} className="settings-field-error">
+            {errors[name]}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  const titleId = `${id}-title`;
+  const hasErrors = Object.values(errors).some(Boolean);
+  return (
+    <form
+      className="model-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={titleId}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        props.onCancel();
+      }}
+    >
+      <h3 id={titleId}>
+        {initial ? t('settings.form.editTitle', { name: initial.name }) : t('settings.form.addTitle')}
+      </h3>
+      <div className="model-form-grid">
+        {field('name', t('settings.form.name'), { hint: t('settings.form.nameHint') })}
+        {field('model', t('settings.form.model'), { hint: t('settings.form.modelHint'), mono: true })}
+        {field('baseUrl', t('settings.form.baseUrl'), {
+          hint: t('settings.form.baseUrlHint'),
+          type: 'url',
+          mono: true,
+        })}
+        {field('contextWindow', t('settings.form.contextWindow'), { numeric: true })}
+        {field('maxTokens', t('settings.form.maxTokens'), { numeric: true })}
+        {field('thinking', t('settings.form.thinking'), {
+          hint: t('settings.form.thinkingHint'),
+          numeric: true,
+        })}
+      </div>
+      {hasErrors && (
+        <p className="settings-field-error" role="alert">
+          {t('settings.form.invalid')}
+        </p>
+      )}
+      {serverError && (
+        <p className="settings-error" role="alert">
+          {t('settings.form.serverError', { message: serverError })}
+        </p>
+      )}
+      <div className="settings-actions">
+        <button type="submit" className="settings-button settings-button-primary" disabled={saving}>
+          {saving ? t('settings.form.saving') : initial ? t('settings.form.save') : t('settings.form.create')}
+        </button>
+        <button type="button" className="settings-button" onClick={props.onCancel} disabled={saving}>
+          {t('settings.form.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

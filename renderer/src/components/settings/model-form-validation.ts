@@ -1,0 +1,97 @@
+import type { Translate } from '../../i18n/i18n';
+
+/** Limits the server enforces (CreateModelRequest); checked here first so mistakes are explained in place. */
+const LIMITS = { name: 100, model: 200, contextWindow: 1024, maxTokens: 1, thinking: 1024 } as const;
+
+export interface FormValues {
+  name: string;
+  model: string;
+  baseUrl: string;
+  contextWindow: string;
+  maxTokens: string;
+  thinking: string;
+}
+export type FieldErrors = Partial<Record<keyof FormValues, string>>;
+export interface ModelInput {
+  name: string;
+  model: string;
+  base_url: string | null;
+  context_window: number;
+  max_tokens: number;
+  thinking_budget: number | null;
+}
+
+/** Accepts digits with the usual group separators ("200,000", "200 000"); null when not a whole number. */
+function parseCount(raw: string): number | null {
+  const cleaned = raw.replace(/[\s,_，]/g, '');
+  if (!/^\d+$/.test(cleaned)) return null;
+  const n = Number(cleaned);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the form like the server would, with messages that say what to do. */
+export function validateModelForm(
+  values: FormValues,
+  t: Translate,
+  formatNumber: (n: number) => string,
+): { input: ModelInput; errors: null } | { input: null; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const name = values.name.trim();
+  const model = values.model.trim();
+  const baseUrl = values.baseUrl.trim();
+  if (!name) errors.name = t('settings.validation.nameRequired');
+  else if (name.length > LIMITS.name)
+    errors.name = t('settings.validation.nameTooLong', { max: LIMITS.name });
+  if (!model) errors.model = t('settings.validation.modelRequired');
+  else if (model.length > LIMITS.model)
+    errors.model = t('settings.validation.modelTooLong', { max: LIMITS.model });
+  if (baseUrl && !isHttpUrl(baseUrl)) errors.baseUrl = t('settings.validation.baseUrl');
+
+  const contextWindow = parseCount(values.contextWindow);
+  if (contextWindow === null) errors.contextWindow = t('settings.validation.integer');
+  else if (contextWindow < LIMITS.contextWindow)
+    errors.contextWindow = t('settings.validation.contextMin', { min: formatNumber(LIMITS.contextWindow) });
+
+  const maxTokens = parseCount(values.maxTokens);
+  if (maxTokens === null) errors.maxTokens = t('settings.validation.integer');
+  else if (maxTokens < LIMITS.maxTokens)
+    errors.maxTokens = t('settings.validation.maxTokensMin', { min: formatNumber(LIMITS.maxTokens) });
+  else if (contextWindow !== null && maxTokens > contextWindow)
+    errors.maxTokens = t('settings.validation.maxTokensOverContext', {
+      contextWindow: formatNumber(contextWindow),
+    });
+
+  let thinking: number | null = null;
+  if (values.thinking.trim()) {
+    thinking = parseCount(values.thinking);
+    if (thinking === null) errors.thinking = t('settings.validation.integer');
+    else if (thinking < LIMITS.thinking)
+      errors.thinking = t('settings.validation.thinkingMin', { min: formatNumber(LIMITS.thinking) });
+    else if (maxTokens !== null && thinking >= maxTokens)
+      errors.thinking = t('settings.validation.thinkingOverMax', { maxTokens: formatNumber(maxTokens) });
+  }
+
+  if (Object.keys(errors).length > 0 || contextWindow === null || maxTokens === null) {
+    return { input: null, errors };
+  }
+  return {
+    input: {
+      name,
+      model,
+      base_url: baseUrl || null,
+      context_window: contextWindow,
+      max_tokens: maxTokens,
+      thinking_budget: thinking,
+    },
+    errors: null,
+  };
+}
