@@ -3,7 +3,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CairnClient } from '../../src/api/http-client';
-import { ansiSegments, clipLines, ToolCard } from '../../src/components/ToolCard';
+import { ansiSegments } from '../../src/components/AnsiText';
+import { clipLines } from '../../src/components/clip-lines';
+import { ToolCard } from '../../src/components/ToolCard';
 import { summarizeToolInput } from '../../src/components/tool-summary';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';

@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger';
 import type { Question, Turn } from '../protocol';
 import type { Keychain } from '../secrets/keychain';
 import type { Store } from '../store/store';
+import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { toolsForSession } from '../tools/registry';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { closeDanglingToolUses } from './history-repair';
@@ -200,26 +201,46 @@ export class AgentRuntime {
 
   /**
    * After a crash: turns left `running` become `interrupted`, their questions close, and every
-   * tool call without a result gets one saying it was interrupted.
+   * tool call without a result gets one saying it was interrupted. Processes such a call started that
+   * still run are killed when they are verified to be the recorded ones (see process-record.ts).
    */
   recoverInterrupted(): number {
     const note =
       'This tool call was interrupted: Cairn stopped before it finished, so its effects are unknown.';
     const turns = this.store.turns.allRunning();
+    const calls = this.store.toolCalls.unfinished();
+    // Processes a crash left running are stopped first, where they are verified to be the ones recorded.
+    const results = new Map<string, string>();
+    const byToolUse = new Map<string, string>();
+    for (const call of calls) {
+      const file = this.files.processRecordPath(call.session_id, call.id);
+      const outcome = stopRecordedProcess(file);
+      if (outcome.kind !== 'none' && outcome.kind !== 'gone') {
+        this.options.logger.warn('process left by an interrupted tool call', {
+          tool_call_id: call.id,
+          outcome,
+        });
+      }
+      const stopped = describeOutcome(outcome);
+      results.set(call.id, stopped === '' ? note : `${note} ${stopped}`);
+      byToolUse.set(call.tool_use_id, results.get(call.id)!);
+    }
     this.store.transaction(() => {
-      for (const call of this.store.toolCalls.unfinished()) {
+      for (const call of calls) {
+        const result = results.get(call.id) ?? note;
         const finished = this.store.toolCalls.finish(call.id, {
           status: 'interrupted',
           isError: true,
-          preview: note,
-          resultFile: this.files.writeResult(call.session_id, call.id, note),
+          preview: result,
+          resultFile: this.files.writeResult(call.session_id, call.id, result),
           durationMs: Date.now() - Date.parse(call.started_at),
         });
         this.files.writeStatus(finished);
       }
       for (const turn of turns) {
         this.broker.closeForTurn(turn.session_id, turn.id, 'Cairn stopped while the turn was running.');
-        closeDanglingToolUses(this.store, turn.session_id, turn.id, note);
+        // The model hears the same as the record says, including whether leftover processes were stopped.
+        closeDanglingToolUses(this.store, turn.session_id, turn.id, (id) => byToolUse.get(id) ?? note);
         this.store.turns.finish(turn.id, 'interrupted', {
           code: 'interrupted',
           message: 'Cairn stopped while this turn was running. Send the prompt again to retry.',

@@ -9,7 +9,7 @@ export function closeDanglingToolUses(
   store: Store,
   sessionId: string,
   turnId: string | null,
-  text: string,
+  text: string | ((toolUseId: string) => string),
 ): number {
   const last = store.messages.last(sessionId);
   if (last?.role !== 'assistant') return 0;
@@ -18,7 +18,7 @@ export function closeDanglingToolUses(
   const content: ContentBlock[] = ids.map((id) => ({
     type: 'tool_result',
     tool_use_id: id,
-    content: text,
+    content: typeof text === 'string' ? text : text(id),
     is_error: true,
   }));
   store.messages.append({ sessionId, turnId, role: 'user', content, internal: true });

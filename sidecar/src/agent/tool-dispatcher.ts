@@ -2,6 +2,7 @@ import { estimateTokens } from '../context/token-estimate';
 import type { Logger } from '../log/logger';
 import type { ApprovalMode, ToolCallStatus } from '../protocol';
 import type { Store } from '../store/store';
+import { describeProcess, removeProcessRecord, writeProcessRecord } from '../tools/process-record';
 import { type Tool, ToolError } from '../tools/tool';
 import type { ToolCallFiles } from '../tools/tool-call-files';
 import type { QuestionBroker } from './question-broker';
@@ -90,6 +91,9 @@ export class ToolDispatcher {
         .join('; ');
       return { status: 'failed', isError: true, content: `Invalid input for ${tool.name}: ${issues}` };
     }
+    // The process a tool starts is recorded while it runs, so a crash does not leave it running forever.
+    const recordFile = this.files.processRecordPath(ctx.sessionId, toolCallId);
+    let recorded = false;
     try {
       if (needsApproval) {
         const answer = await this.broker.ask(
@@ -119,6 +123,9 @@ export class ToolDispatcher {
         toolCallId,
         sessionResultsDir: this.files.sessionResultsDir(ctx.sessionId),
         signal: ctx.signal,
+        onProcessStarted: (pid) => {
+          recorded = this.recordProcess(recordFile, pid) || recorded;
+        },
         onOutput: (stream, text) => {
           if (text.length === 0) return;
           this.store.events.append(ctx.sessionId, {
@@ -155,6 +162,28 @@ export class ToolDispatcher {
       this.logger.error('tool crashed', { tool: use.name, error });
       const message = error instanceof Error ? error.message : String(error);
       return { status: 'failed', isError: true, content: `${use.name} failed unexpectedly: ${message}` };
+    } finally {
+      if (recorded) this.forgetProcess(recordFile);
+    }
+  }
+
+  /** Notes the process a tool started in its call's folder; false (and a warning) if that fails. */
+  private recordProcess(file: string, pid: number): boolean {
+    try {
+      writeProcessRecord(file, describeProcess(pid));
+      return true;
+    } catch (error) {
+      this.logger.warn('could not record a tool process', { pid, error });
+      return false;
+    }
+  }
+
+  /** The process ended while the sidecar ran (normally, or killed on cancel or timeout): nothing to stop. */
+  private forgetProcess(file: string): void {
+    try {
+      removeProcessRecord(file);
+    } catch (error) {
+      this.logger.warn('could not remove a tool process record', { file, error });
     }
   }
 

@@ -20,6 +20,11 @@ export interface RunProcessOptions {
   /** Kills the whole process tree after this long; the result then has `timedOut: true`. */
   timeoutMs?: number;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /**
+   * Called once the program has started, with its pid (on POSIX also its process group's id). Must not
+   * throw; an error it throws is ignored so the run goes on.
+   */
+  onSpawn?: (pid: number) => void;
   /** Passed to spawn; leave off for model-supplied arguments. */
   shell?: boolean;
   maxOutputChars?: number;
@@ -150,6 +155,13 @@ export function runProcess(opts: RunProcessOptions): Promise<RunProcessResult> {
       exitSignal ??= signal;
       finish();
     });
+    if (child.pid !== undefined) {
+      try {
+        opts.onSpawn?.(child.pid);
+      } catch {
+        // A failed notification must not leave the process unmanaged.
+      }
+    }
   });
 }
 

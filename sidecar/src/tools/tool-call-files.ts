@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCall } from '../protocol';
+import { PROCESS_RECORD_FILE } from './process-record';
 
 /**
  * Where tool calls keep their files: `<data>/sessions/<session>/tool-calls/<call>/` with
- * `status.json` and `result.txt` (the full result, however large).
+ * `status.json`, `result.txt` (the full result, however large) and, while a process it started runs,
+ * `process.json` (see process-record.ts).
  */
 export class ToolCallFiles {
   constructor(private readonly dataDir: string) {}
@@ -23,6 +25,11 @@ export class ToolCallFiles {
 
   resultPath(sessionId: string, toolCallId: string): string {
     return path.join(this.callDir(sessionId, toolCallId), 'result.txt');
+  }
+
+  /** Where the record of the process a running call started is kept. */
+  processRecordPath(sessionId: string, toolCallId: string): string {
+    return path.join(this.callDir(sessionId, toolCallId), PROCESS_RECORD_FILE);
   }
 
   writeStatus(call: ToolCall): void {

@@ -12,6 +12,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Streams live output (stdout/stderr of a process) to the client. */
   onOutput(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * Called when the tool has started a process (its pid, which on POSIX leads its own process group), so
+   * that what a crash of the sidecar leaves running can be stopped on the next start.
+   */
+  onProcessStarted?(pid: number): void;
   /** Asks the user a question and waits for the answer (AskUserQuestion). */
   ask(question: string, options: string[] | null): Promise<string>;
 }

@@ -38,6 +38,7 @@ export const bashTool = defineTool({
         signal: ctx.signal,
         timeoutMs: seconds * 1000,
         onOutput: (stream, text) => ctx.onOutput(stream, text),
+        onSpawn: (pid) => ctx.onProcessStarted?.(pid),
       });
       return processToolResult(result, seconds);
     } catch (err) {

@@ -35,6 +35,7 @@ export const execTool = defineTool({
         signal: ctx.signal,
         timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
         onOutput: (stream, text) => ctx.onOutput(stream, text),
+        onSpawn: (pid) => ctx.onProcessStarted?.(pid),
       });
       return processToolResult(result, DEFAULT_TIMEOUT_SECONDS);
     } catch (err) {
