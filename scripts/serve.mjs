@@ -44,5 +44,10 @@ const child = spawn(
     stdio: 'inherit',
   },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// Ctrl+C reaches the server directly (same terminal), so this wrapper only waits for it to stop;
+// a SIGTERM sent to the wrapper alone is passed on (POSIX only: on Windows kill() terminates at once).
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {
+  if (process.platform !== 'win32') child.kill('SIGTERM');
+});
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -449,7 +449,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await expect.poll(() => transcriptText(page), { timeout: UI_WAIT }).toContain('w200');
       const shown = (await transcriptText(page)).split(/\s+/).filter(Boolean);
       expect(shown).toEqual(words);
-      expect(await page.getByRole('img', { name: 'open' }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: 'Connected' }).count()).toBe(1);
 
       await page.keyboard.press('Escape');
       await waitForTurnStatus(page, 0, 'cancelled');

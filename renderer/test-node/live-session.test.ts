@@ -129,4 +129,17 @@ describe('the renderer state against a real sidecar', () => {
     expect(snapshot.nextBefore).toBeNull();
     controller.dispose();
   });
+
+  it('reports a rejected token once instead of reconnecting forever', async () => {
+    h = await startHarness();
+    stream = new EventStream(
+      { url: h.server.url, token: 'not-the-token-0123456789-abcdefghijkl' },
+      { WebSocketImpl: BrowserLikeWebSocket, initialDelayMs: 5 },
+    );
+    const states: string[] = [];
+    stream.onState((s) => states.push(s));
+    await until(() => stream!.getState() === 'rejected');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(states).toEqual(['connecting', 'rejected']);
+  });
 });

@@ -1,7 +1,8 @@
-import { type CairnEvent, WsServerMessage } from '../../../sidecar/src/protocol';
+import { type CairnEvent, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../../../sidecar/src/protocol';
 import type { Backend } from './http-client';
 
-export type StreamState = 'connecting' | 'open' | 'down';
+/** 'rejected': the server refused the token (close 4401); retrying cannot help, a new token can. */
+export type StreamState = 'connecting' | 'open' | 'down' | 'rejected';
 
 interface Subscription {
   afterSeq: number;
@@ -96,10 +97,14 @@ export class EventStream {
         sub.onEvent(data.event);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.closed) return;
+      if (event.code === WS_CLOSE_UNAUTHENTICATED) {
+        this.setState('rejected');
+        return;
+      }
       this.attempt += 1;
       this.setState('down');
       const base = this.options.initialDelayMs ?? 250;

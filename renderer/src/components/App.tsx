@@ -12,17 +12,25 @@ import { SessionSwitcher } from './SessionSwitcher';
 import { SettingsPage } from './SettingsPage';
 import { Sidebar } from './Sidebar';
 
-export const APP_VERSION = '0.1.0';
+/** Set by Vite from package.json at build time. */
+export const APP_VERSION: string = __APP_VERSION__;
 
 /** The workspace: sidebar, the open session (or settings), banners and keyboard shortcuts. */
 export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect: () => void }) {
   const t = useT();
   const client = useMemo(() => new CairnClient(backend), [backend]);
-  const stream = useMemo(() => new EventStream(backend), [backend]);
-  useEffect(() => () => stream.close(), [stream]);
-
+  // Made in an effect, not during render, so React's double-invoked effects (StrictMode) get a live one.
+  const [stream, setStream] = useState<EventStream | null>(null);
   const [streamState, setStreamState] = useState<StreamState>('connecting');
-  useEffect(() => stream.onState(setStreamState), [stream]);
+  useEffect(() => {
+    const created = new EventStream(backend);
+    setStream(created);
+    const off = created.onState(setStreamState);
+    return () => {
+      off();
+      created.close();
+    };
+  }, [backend]);
 
   const caps = useAsync(() => client.capabilities(), [client]);
   const projects = useAsync(() => client.listProjects().catch(() => []), [client]);
@@ -119,8 +127,23 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
         {streamState === 'down' && (
           <div className="banner banner-warning" role="status">
             {t('banner.disconnected')}{' '}
-            <button type="button" className="link-button" onClick={() => stream.reconnectNow()}>
+            <button type="button" className="link-button" onClick={() => stream?.reconnectNow()}>
               {t('banner.reconnect')}
+            </button>
+          </div>
+        )}
+        {streamState === 'rejected' && (
+          <div className="banner banner-danger" role="alert">
+            {t('banner.tokenRejected')}{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                forgetBackend();
+                onDisconnect();
+              }}
+            >
+              {t('banner.enterToken')}
             </button>
           </div>
         )}
@@ -149,7 +172,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
               setView('chat');
             }}
           />
-        ) : currentSession ? (
+        ) : currentSession && stream ? (
           <Conversation
             key={currentSession.id}
             client={client}
@@ -158,6 +181,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
             streamState={streamState}
             modelName={modelName}
             onSessionChanged={() => sessions.reload()}
+            onOpenSettings={() => setView('settings')}
             onTogglePanel={() => setPanelOpen((open) => !open)}
           />
         ) : (

@@ -1,15 +1,26 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
-import { SessionController } from '../state/session-controller';
+import { SessionController, type SessionSnapshot } from '../state/session-controller';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
 import { TurnBlock } from './TurnBlock';
 
 const FOLLOW_THRESHOLD_PX = 80;
+const noSubscribe = () => () => {};
+const emptySnapshot = (): SessionSnapshot => EMPTY_SNAPSHOT;
+const EMPTY_SNAPSHOT: SessionSnapshot = {
+  sessionId: '',
+  turns: [],
+  nextBefore: null,
+  loading: true,
+  loadingEarlier: false,
+  error: null,
+  running: null,
+};
 
 /** The open session: a virtualized reading column of turns, "Load earlier", and the composer. */
 export function Conversation(props: {
@@ -19,18 +30,22 @@ export function Conversation(props: {
   streamState: StreamState;
   modelName: string | null;
   onSessionChanged(): void;
+  onOpenSettings(): void;
   onTogglePanel(): void;
 }) {
   const t = useT();
-  const controller = useMemo(
-    () => new SessionController(props.client, props.stream, props.session.id),
-    [props.client, props.stream, props.session.id],
-  );
+  // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
+  const [controller, setController] = useState<SessionController | null>(null);
   useEffect(() => {
-    void controller.start();
-    return () => controller.dispose();
-  }, [controller]);
-  const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
+    const created = new SessionController(props.client, props.stream, props.session.id);
+    setController(created);
+    void created.start();
+    return () => created.dispose();
+  }, [props.client, props.stream, props.session.id]);
+  const snapshot = useSyncExternalStore<SessionSnapshot>(
+    controller?.subscribe ?? noSubscribe,
+    controller?.getSnapshot ?? emptySnapshot,
+  );
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -58,6 +73,7 @@ export function Conversation(props: {
 
   const loadEarlier = async () => {
     const before = snapshot.turns.length;
+    if (!controller) return;
     await controller.loadEarlier();
     const added = controller.getSnapshot().turns.length - before;
     if (added > 0) virtualizer.scrollToIndex(added, { align: 'start' });
@@ -116,8 +132,9 @@ export function Conversation(props: {
                   <TurnBlock
                     view={view}
                     client={props.client}
-                    onAnswer={(id, answer) => controller.answer(id, answer)}
-                    onRetry={() => void controller.retry(view.turn.id)}
+                    onAnswer={async (id, answer) => controller?.answer(id, answer)}
+                    onRetry={() => void controller?.retry(view.turn.id)}
+                    onOpenSettings={props.onOpenSettings}
                   />
                 </div>
               );
@@ -129,10 +146,10 @@ export function Conversation(props: {
         running={running !== null}
         onSend={async (prompt) => {
           following.current = true;
-          await controller.send(prompt);
+          await controller?.send(prompt);
           props.onSessionChanged();
         }}
-        onCancel={() => controller.cancel()}
+        onCancel={async () => controller?.cancel()}
       />
     </section>
   );

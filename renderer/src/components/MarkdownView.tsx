@@ -18,10 +18,11 @@ type HastElement = NonNullable<ExtraProps['node']>;
 type HastChild = HastElement['children'][number];
 type PluggableList = NonNullable<Options['rehypePlugins']>;
 
-const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+// The desktop bridge opens only http(s) links, so nothing else is made a link anywhere.
+const LINK_PROTOCOLS = new Set(['http:', 'https:']);
 const COPIED_MS = 1500;
 
-/** The URL when it is absolute http, https or mailto; anything else (javascript:, relative, data:) is null. */
+/** The URL when it is absolute http or https; anything else (javascript:, relative, data:) is null. */
 export function safeLinkUrl(url: string | null | undefined): string | null {
   if (!url) return null;
   try {

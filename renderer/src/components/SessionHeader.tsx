@@ -38,8 +38,8 @@ export function SessionHeader(props: {
       <span
         className={`connection-dot ${props.streamState}`}
         role="img"
-        aria-label={props.streamState}
-        title={props.streamState}
+        aria-label={t(`connection.state.${props.streamState}`)}
+        title={t(`connection.state.${props.streamState}`)}
       />
       <button
         type="button"

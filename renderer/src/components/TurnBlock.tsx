@@ -15,6 +15,7 @@ export const TurnBlock = memo(function TurnBlock(props: {
   client: CairnClient;
   onAnswer(questionId: string, answer: string): Promise<void>;
   onRetry(): void;
+  onOpenSettings(): void;
 }) {
   const t = useT();
   const { view } = props;
@@ -60,7 +61,7 @@ export const TurnBlock = memo(function TurnBlock(props: {
       {streaming && (
         <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
       )}
-      <TurnStatusLine turn={view.turn} onRetry={props.onRetry} />
+      <TurnStatusLine turn={view.turn} onRetry={props.onRetry} onOpenSettings={props.onOpenSettings} />
     </article>
   );
 });

@@ -2,7 +2,18 @@ import type { Turn } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 
 /** How a turn ended when that needs saying: failed or interrupted (with Retry), or cancelled. */
-export function TurnStatusLine({ turn, onRetry }: { turn: Turn; onRetry?: () => void }) {
+/** Failures that settings can fix: no key, or a key the provider refused. */
+const SETTINGS_ERRORS = new Set(['model_no_key', 'model_auth']);
+
+export function TurnStatusLine({
+  turn,
+  onRetry,
+  onOpenSettings,
+}: {
+  turn: Turn;
+  onRetry?: () => void;
+  onOpenSettings?: () => void;
+}) {
   const t = useT();
   if (turn.status === 'cancelled') {
     return <p className="turn-status turn-status--cancelled">{t('conversation.status.cancelled')}</p>;
@@ -20,6 +31,11 @@ export function TurnStatusLine({ turn, onRetry }: { turn: Turn; onRetry?: () => 
         {turn.status === 'failed' ? '!' : '⏸'}
       </span>
       <p className="turn-status-text">{text}</p>
+      {onOpenSettings && turn.error && SETTINGS_ERRORS.has(turn.error.code) && (
+        <button type="button" className="conv-button" onClick={onOpenSettings}>
+          {t('conversation.openSettings')}
+        </button>
+      )}
       {onRetry && (
         <button type="button" className="conv-button" onClick={onRetry}>
           {t('conversation.retry')}

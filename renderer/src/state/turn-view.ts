@@ -47,6 +47,7 @@ export interface TurnView {
 }
 
 const MAX_LIVE_OUTPUT = 64 * 1024;
+const UNSETTLED = new Set<ToolCardState['status']>(['pending', 'running', 'waiting_approval']);
 
 /** A finished (or reloaded) turn from its stored messages and tool calls. */
 export function turnFromHistory(t: TurnWithDetails): TurnView {
@@ -214,11 +215,16 @@ function finish(
   time: string,
   usage: Turn['usage'],
 ): TurnView {
-  const items = view.items.map((item) =>
-    (item.kind === 'text' || item.kind === 'thinking') && item.streaming
-      ? { ...item, streaming: false }
-      : item,
-  );
+  // Nothing of an ended turn is still running: settle streams, and tool cards that never heard their end.
+  const settled: ToolCardState['status'] = status === 'cancelled' ? 'cancelled' : 'interrupted';
+  const items = view.items.map((item): TurnItem => {
+    if ((item.kind === 'text' || item.kind === 'thinking') && item.streaming)
+      return { ...item, streaming: false };
+    if (item.kind === 'tool' && status !== 'completed' && UNSETTLED.has(item.card.status)) {
+      return { ...item, card: { ...item.card, status: settled } };
+    }
+    return item;
+  });
   return { ...view, items, turn: { ...view.turn, status, error, finished_at: time, usage } };
 }
 

@@ -48,6 +48,26 @@ describe('TurnStatusLine', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
+  it('offers Settings when the failure is about the key, and only then', () => {
+    const onOpenSettings = vi.fn();
+    const { unmount } = renderIn(
+      <TurnStatusLine
+        turn={makeTurn({ status: 'failed', error: { code: 'model_no_key', message: 'No API key.' } })}
+        onOpenSettings={onOpenSettings}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Open settings' }));
+    expect(onOpenSettings).toHaveBeenCalledTimes(1);
+    unmount();
+    renderIn(
+      <TurnStatusLine
+        turn={makeTurn({ status: 'failed', error: { code: 'model_overloaded', message: 'Busy.' } })}
+        onOpenSettings={onOpenSettings}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Open settings' })).toBeNull();
+  });
+
   it('explains an interrupted turn and retries', () => {
     const onRetry = vi.fn();
     renderIn(

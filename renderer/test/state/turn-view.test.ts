@@ -166,4 +166,23 @@ describe('turn view', () => {
     ]);
     expect(allowed.items.find((i) => i.kind === 'tool')).toMatchObject({ card: { status: 'running' } });
   });
+
+  it('settles cards that never heard their end when the turn is cancelled or interrupted', () => {
+    const running = play(start(), [
+      {
+        type: 'tool.started',
+        turn_id: 't',
+        tool_call_id: 'tc5',
+        tool_use_id: 'tu5',
+        name: 'Bash',
+        input: {},
+      },
+    ]);
+    const cancelled = play(running, [{ type: 'turn.cancelled', turn_id: 't' }]);
+    expect(cancelled.items.find((i) => i.kind === 'tool')).toMatchObject({ card: { status: 'cancelled' } });
+    const interrupted = play(running, [{ type: 'turn.interrupted', turn_id: 't', reason: 'Cairn stopped' }]);
+    expect(interrupted.items.find((i) => i.kind === 'tool')).toMatchObject({
+      card: { status: 'interrupted' },
+    });
+  });
 });

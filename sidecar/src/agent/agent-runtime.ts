@@ -111,8 +111,9 @@ export class AgentRuntime {
   private async execute(sessionId: string, turnId: string, projectId: string | null, signal: AbortSignal) {
     const setupIds = { sessionId, turnId };
     try {
-      const project = projectId ? this.store.projects.get(projectId) : null;
-      const projectRoot = project ? fs.realpathSync(project.path) : null;
+      // A conversation-only server works without folders, even for sessions made before it became one.
+      const project = projectId && !this.options.conversationOnly ? this.store.projects.get(projectId) : null;
+      const projectRoot = project ? resolveProjectRoot(project.path) : null;
       const tools = toolsForSession({
         hasProject: projectRoot !== null,
         conversationOnly: this.options.conversationOnly,
@@ -236,6 +237,16 @@ export class AgentRuntime {
           durationMs: Date.now() - Date.parse(call.started_at),
         });
         this.files.writeStatus(finished);
+        // Clients still showing the call as running learn that it ended.
+        this.store.events.append(call.session_id, {
+          type: 'tool.finished',
+          turn_id: call.turn_id,
+          tool_call_id: call.id,
+          status: 'interrupted',
+          is_error: true,
+          duration_ms: finished.duration_ms ?? 0,
+          preview: result.slice(0, 500),
+        });
       }
       for (const turn of turns) {
         this.broker.closeForTurn(turn.session_id, turn.id, 'Cairn stopped while the turn was running.');
@@ -253,5 +264,16 @@ export class AgentRuntime {
       }
     });
     return turns.length;
+  }
+}
+
+function resolveProjectRoot(folder: string): string {
+  try {
+    return fs.realpathSync.native(folder);
+  } catch {
+    throw new CairnError(
+      'bad_request',
+      `The project folder ${folder} no longer exists. Restore it, or open the project again from its new place.`,
+    );
   }
 }

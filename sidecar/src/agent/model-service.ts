@@ -1,4 +1,4 @@
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import type { CreateModelRequest, ModelConfig, UpdateModelRequest } from '../protocol';
 import type { Keychain } from '../secrets/keychain';
 import type { ModelConfigRow } from '../store/model-configs-repo';
@@ -21,6 +21,13 @@ export class ModelService {
   }
 
   async update(id: string, patch: UpdateModelRequest): Promise<ModelConfig> {
+    const current = this.store.models.get(id);
+    if (!current) throw notFound('Model config', id);
+    const maxTokens = patch.max_tokens ?? current.max_tokens;
+    const thinking = patch.thinking_budget === undefined ? current.thinking_budget : patch.thinking_budget;
+    if (thinking !== null && thinking >= maxTokens) {
+      throw badRequest(`thinking_budget (${thinking}) must be smaller than max_tokens (${maxTokens}).`);
+    }
     const row = this.store.models.update(id, patch);
     if (!row) throw notFound('Model config', id);
     return this.toWire(row);

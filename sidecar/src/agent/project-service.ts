@@ -11,7 +11,8 @@ export function openProject(store: Store, requested: string): Project {
   }
   let real: string;
   try {
-    real = fs.realpathSync(requested);
+    // The native realpath also settles letter case and short names, as the file tools' checks do.
+    real = fs.realpathSync.native(requested);
   } catch {
     throw badRequest(`The folder ${requested} does not exist on the machine running Cairn.`);
   }

@@ -17,7 +17,7 @@ export async function buildSystemPrompt(input: SystemPromptInput): Promise<strin
   const platform = input.platform ?? process.platform;
   const parts = [
     'You are Cairn, an agent working with a person in their desktop workspace.',
-    `Today is ${(input.date ?? new Date()).toISOString().slice(0, 10)}. The machine runs ${platform}.`,
+    `Today is ${localDate(input.date ?? new Date())}. The machine runs ${platform}.`,
   ];
   if (input.projectRoot) {
     parts.push(
@@ -25,6 +25,13 @@ export async function buildSystemPrompt(input: SystemPromptInput): Promise<strin
         'and file tools cannot reach outside it. Each Bash call starts a fresh shell in that folder: ' +
         'cd and exported variables do not carry over between calls.',
     );
+    if (platform === 'win32') {
+      parts.push(
+        "On this Windows machine Bash is Git for Windows' bash (paths look like /c/Users/...; file tools take " +
+          'C:\\... or relative paths). Programs that are .cmd/.bat scripts, such as npm, run through Exec as ' +
+          'program "cmd.exe" with args ["/d", "/s", "/c", "npm", ...].',
+      );
+    }
   } else {
     parts.push('This conversation has no project folder, so there are no shell or file tools.');
   }
@@ -57,4 +64,10 @@ async function readInstructions(root: string): Promise<{ file: string; text: str
     }
   }
   return null;
+}
+
+/** The date where the user is, not in UTC (late evening would otherwise be tomorrow). */
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

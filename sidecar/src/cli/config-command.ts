@@ -115,7 +115,10 @@ function printModels(list: ModelConfig[]): void {
 }
 
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl+D:\n');
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      `Paste the API key, then press Enter and ${process.platform === 'win32' ? 'Ctrl+Z, Enter' : 'Ctrl+D'}:\n`,
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -51,8 +51,13 @@ export class RemoteTurnDriver implements TurnDriver {
         `Session ${session.id} belongs to another project, not ${project.path}.`,
       );
     }
+    // Only what happens from now on matters: start after the session's current journal position.
+    const { last_seq: afterSeq } = await this.request<{ last_seq: number }>(
+      'GET',
+      `/api/sessions/${session.id}/turns?limit=1`,
+    );
     const buffered: CairnEvent[] = [];
-    await this.openSocket(session.id, (event) => {
+    await this.openSocket(session.id, afterSeq, (event) => {
       if (this.turnId === null) buffered.push(event);
       else if (event.turn_id === this.turnId) this.deliver(event, onEvent);
     });
@@ -71,7 +76,11 @@ export class RemoteTurnDriver implements TurnDriver {
     if (status) this.done.resolve(status);
   }
 
-  private openSocket(sessionId: string, onEvent: (event: CairnEvent) => void): Promise<void> {
+  private openSocket(
+    sessionId: string,
+    afterSeq: number,
+    onEvent: (event: CairnEvent) => void,
+  ): Promise<void> {
     const url = `${this.base.replace(/^http/, 'ws')}/api/ws`;
     return new Promise<void>((resolve, reject) => {
       const socket = new WebSocket(url);
@@ -84,7 +93,7 @@ export class RemoteTurnDriver implements TurnDriver {
         if (!parsed.success) return;
         const message = parsed.data;
         if (message.type === 'authenticated') {
-          socket.send(JSON.stringify({ type: 'subscribe', session_id: sessionId, after_seq: 0 }));
+          socket.send(JSON.stringify({ type: 'subscribe', session_id: sessionId, after_seq: afterSeq }));
         } else if (message.type === 'subscribed') {
           resolve();
         } else if (message.type === 'event') {

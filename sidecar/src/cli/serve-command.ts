@@ -4,6 +4,8 @@ import { isLoopbackHost } from '../server/loopback';
 import { startServer } from '../server/start-server';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -26,7 +28,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   const running = await startServer({ dataDir: resolveDataDir(values['data-dir']), host, port });
 
   const stopped = new Promise<number>((resolve) => {
+    let stopping = false;
     const stop = (signal: string) => {
+      // A second signal (a terminal and a wrapper both sending one) must not cut the shutdown short.
+      if (stopping) return;
+      stopping = true;
       process.stderr.write(`\n${signal}: stopping Cairn…\n`);
       running.stop().then(
         () => resolve(EXIT.ok),
@@ -36,8 +42,8 @@ export async function serveCommand(args: string[]): Promise<number> {
         },
       );
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // SIGHUP: the terminal closed; SIGBREAK: Ctrl+Break on Windows, which has no SIGTERM.
+    for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
   });
   // Only now: whoever waits for this line may signal at once, and must find the handlers in place.
   process.stdout.write(`Cairn ${running.url} is ready. Open in a browser:\n${running.browserUrl}\n`);

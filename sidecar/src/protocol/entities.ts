@@ -102,7 +102,7 @@ export const ToolCall = z.object({
   status: ToolCallStatus,
   is_error: z.boolean(),
   preview: z.string().nullable(),
-  /** Set when the result was too large for the model and went to a file. */
+  /** The file holding the full result (the model is pointed to it when the result is large). */
   result_file: z.string().nullable(),
   started_at: z.string(),
   finished_at: z.string().nullable(),

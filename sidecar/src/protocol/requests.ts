@@ -8,7 +8,7 @@ export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
 
 export const CreateSessionRequest = z.object({
   project_id: z.string().nullish(),
-  title: z.string().max(200).optional(),
+  title: z.string().min(1, 'title must not be empty').max(200).optional(),
   approval: ApprovalMode.optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
@@ -51,14 +51,19 @@ const baseUrl = z
   .nullish()
   .transform((v) => v ?? null);
 
-export const CreateModelRequest = z.object({
-  name: z.string().min(1).max(100),
-  model: z.string().min(1).max(200),
-  base_url: baseUrl,
-  context_window: z.number().int().min(1024).default(200_000),
-  max_tokens: z.number().int().min(1).default(8192),
-  thinking_budget: z.number().int().min(1024).nullish(),
-});
+export const CreateModelRequest = z
+  .object({
+    name: z.string().min(1).max(100),
+    model: z.string().min(1).max(200),
+    base_url: baseUrl,
+    context_window: z.number().int().min(1024).default(200_000),
+    max_tokens: z.number().int().min(1).default(8192),
+    thinking_budget: z.number().int().min(1024).nullish(),
+  })
+  .refine((m) => m.thinking_budget == null || m.thinking_budget < m.max_tokens, {
+    message: 'thinking_budget must be smaller than max_tokens',
+    path: ['thinking_budget'],
+  });
 export type CreateModelRequest = z.infer<typeof CreateModelRequest>;
 
 export const UpdateModelRequest = z.object({

@@ -32,7 +32,21 @@ export interface CairnServer {
 const PUBLIC_API = new Set(['/api/health']);
 
 export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
-  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, exposeHeadRoutes: false });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 10 * 1024 * 1024,
+    exposeHeadRoutes: false,
+    // Requests the router rejects before any hook (a malformed URL) still get the Host check and our error shape.
+    frameworkErrors: (error, req, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply;
+      if (!isHostAllowed(req.headers.host, options)) {
+        return reply.code(403).send({
+          error: { code: 'forbidden', message: `Host "${req.headers.host ?? ''}" is not allowed.` },
+        });
+      }
+      return reply.code(400).send({ error: { code: 'bad_request', message: error.message } });
+    },
+  });
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });

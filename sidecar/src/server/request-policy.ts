@@ -44,7 +44,8 @@ export function isOriginAllowed(
 /** Compares a bearer header with the token in constant time; prefixes and repeats fail. */
 export function isTokenValid(authorization: string | undefined, token: string): boolean {
   if (!authorization) return false;
-  const match = /^Bearer ([^\s,]+)$/.exec(authorization);
+  // The scheme is case-insensitive (RFC 7235); the token is compared exactly.
+  const match = /^Bearer ([^\s,]+)$/i.exec(authorization);
   if (!match) return false;
   return safeEqual(match[1]!, token);
 }

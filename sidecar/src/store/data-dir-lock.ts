@@ -14,6 +14,8 @@ export interface LockHolder {
   hostname: string;
   command: string;
   started_at: string;
+  /** When this machine booted (ms since the epoch, ±seconds): a lock from an earlier boot is stale. */
+  booted_at?: number;
 }
 
 /** data_dir_locked, carrying the holder so the CLI can suggest connecting to it instead. */
@@ -57,6 +59,7 @@ export function acquireDataDirLock(dataDir: string, info: { command: string }): 
     hostname: os.hostname(),
     command: info.command,
     started_at: new Date().toISOString(),
+    booted_at: bootTime(),
   };
   const content = `${JSON.stringify(mine)}\n`;
 
@@ -154,6 +157,7 @@ function parseHolder(raw: string): LockHolder | null {
       hostname: v.hostname,
       command: typeof v.command === 'string' ? v.command : 'unknown',
       started_at: typeof v.started_at === 'string' ? v.started_at : 'at an unknown time',
+      ...(typeof v.booted_at === 'number' ? { booted_at: v.booted_at } : {}),
     };
   } catch {
     return null;
@@ -163,6 +167,9 @@ function parseHolder(raw: string): LockHolder | null {
 function isAlive(holder: LockHolder, lockPath: string): boolean {
   // Another host's process cannot be probed; on a shared folder assume it is running.
   if (holder.hostname !== os.hostname()) return true;
+  // After a reboot every old process is gone, even if its pid now belongs to another (Windows reuses them fast).
+  if (holder.booted_at !== undefined && Math.abs(holder.booted_at - bootTime()) > BOOT_TOLERANCE_MS)
+    return false;
   // Our own pid in a file we do not hold means a previous life of this pid (e.g. a container's pid 1).
   if (holder.pid === process.pid) return held.has(lockPath);
   try {
@@ -171,6 +178,12 @@ function isAlive(holder: LockHolder, lockPath: string): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+}
+
+const BOOT_TOLERANCE_MS = 60_000;
+
+function bootTime(): number {
+  return Date.now() - os.uptime() * 1000;
 }
 
 function clearAbandonedBreakLock(breakPath: string): void {

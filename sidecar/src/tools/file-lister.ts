@@ -141,7 +141,9 @@ class GitignoreRules implements GitignoreFilter {
 
   private async buildChain(dir: string): Promise<Chain> {
     const parent = path.dirname(dir);
-    const inherited = dir === this.base || parent === dir ? [] : await this.chainFor(parent);
+    // Never climb above the project: .gitignore files outside it do not apply.
+    const atTop = dir === this.base || parent === dir || !isPathInside(this.base, parent);
+    const inherited = atTop ? [] : await this.chainFor(parent);
     const own = await this.load(dir);
     return own ? [{ dir, rules: own }, ...inherited] : inherited;
   }

@@ -7,7 +7,7 @@ import { type ToolContext, ToolError } from './tool';
 const MAX_LINK_HOPS = 40;
 
 /** Windows maps these names to devices in every folder (`NUL`, `CON.txt`, `com1`, ...). */
-const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*|:.*)?$/i;
 
 export interface ResolveInsideOptions {
   /** Other folders the path may lie in (e.g. the session's results folder). */
@@ -37,9 +37,9 @@ export function isPathInside(
   parent: string,
   child: string,
   platform: NodeJS.Platform = process.platform,
+  fold: boolean = isCaseInsensitivePlatform(platform),
 ): boolean {
   const p = platform === 'win32' ? path.win32 : path.posix;
-  const fold = isCaseInsensitivePlatform(platform);
   const rel = p.relative(fold ? parent.toLowerCase() : parent, fold ? child.toLowerCase() : child);
   if (rel === '') return true;
   // On Windows a path on another drive comes back absolute.
@@ -67,7 +67,10 @@ export async function resolveInside(
   const extraRoots = await Promise.all((opts.extraRoots ?? []).map((r) => canonicalize(path.resolve(r))));
   const resolved = await canonicalize(path.resolve(realRoot, requested));
 
-  if (![realRoot, ...extraRoots].some((r) => isPathInside(r, resolved))) {
+  // Both sides went through the native realpath, which spells existing folders exactly as the file
+  // system does, so the comparison is exact: folding case would let `/v/proj` pass for `/v/Proj` on a
+  // case-sensitive volume of a platform that is usually case-insensitive.
+  if (![realRoot, ...extraRoots].some((r) => isPathInside(r, resolved, process.platform, false))) {
     const others = extraRoots.length > 0 ? ' or the other folders this tool may use' : '';
     throw new ToolError(
       `The path "${requested}" is outside the project folder (${realRoot})${others}; ` +

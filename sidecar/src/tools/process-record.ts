@@ -131,7 +131,10 @@ export function verifyProcessRecord(
   options: ProcessRecordOptions = {},
 ): 'verified' | 'gone' | 'unverified' {
   const platform = options.platform ?? process.platform;
-  if (platform !== 'linux' || record.platform !== 'linux' || record.start_time === null) return 'unverified';
+  if (platform !== 'linux' || record.platform !== 'linux' || record.start_time === null) {
+    // Elsewhere identity cannot be checked, but a pid nobody holds is certainly gone.
+    return options.platform === undefined && !pidExists(record.pid) ? 'gone' : 'unverified';
+  }
   const bootId = readBootId(options);
   if (bootId === null) return 'unverified';
   if (!record.start_time.startsWith(`${bootId}:`)) return 'gone';
@@ -139,6 +142,15 @@ export function verifyProcessRecord(
   if (current === record.start_time) return 'verified';
   const exists = fs.existsSync(path.join(procRoot(options), String(record.pid)));
   return current === null && !exists ? 'gone' : 'unverified';
+}
+
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** SIGKILLs the process group led by `pid`, or `pid` alone when it has left its group. */

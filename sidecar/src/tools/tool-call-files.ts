@@ -54,6 +54,11 @@ export class ToolCallFiles {
   }
 
   removeSession(sessionId: string): void {
-    fs.rmSync(this.sessionDir(sessionId), { recursive: true, force: true });
+    try {
+      // Windows: an indexer or antivirus may hold a file for a moment.
+      fs.rmSync(this.sessionDir(sessionId), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {
+      // The rows are gone already; a folder left behind holds no secret and is harmless.
+    }
   }
 }

@@ -268,6 +268,14 @@ describe('cairn serve', { timeout: 120_000 }, () => {
     ]);
     const turnEvents = recorded.filter((e) => e.turn_id === turn.id);
     expect(turnEvents.at(-1)?.type).toBe('turn.interrupted');
+    // A client still showing the tool as running hears that it ended.
+    expect(recorded).toContainEqual(
+      expect.objectContaining({
+        type: 'tool.finished',
+        tool_call_id: started.tool_call_id,
+        status: 'interrupted',
+      }),
+    );
 
     model.enqueue({ content: [{ type: 'text', text: 'Carrying on.' }] });
     const next = await startTurn(second, sessionId, 'carry on');

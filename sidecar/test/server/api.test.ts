@@ -541,3 +541,47 @@ describe('models', () => {
     expect(listed.find((m) => m.id === model.id)?.has_key).toBe(false);
   });
 });
+
+describe('input that would only fail later is refused up front', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('an empty session title, and a thinking budget not below max_tokens', async () => {
+    const empty = await h.api<{ error: { code: string; message: string } }>('POST', '/api/sessions', {
+      title: '',
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.message).toMatch(/title/);
+
+    const tooBig = await h.api<{ error: { message: string } }>('POST', '/api/models', {
+      name: 'x',
+      model: 'm',
+      max_tokens: 1000,
+      thinking_budget: 5000,
+    });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error.message).toMatch(/thinking_budget must be smaller than max_tokens/);
+
+    const ok = await h.api<ModelConfig>('POST', '/api/models', {
+      name: 'y',
+      model: 'm',
+      max_tokens: 8192,
+      thinking_budget: 2048,
+    });
+    expect(ok.status).toBe(201);
+    const shrink = await h.api<{ error: { message: string } }>('PATCH', `/api/models/${ok.body.id}`, {
+      max_tokens: 2000,
+    });
+    expect(shrink.status).toBe(400);
+    expect(shrink.body.error.message).toMatch(/smaller than max_tokens \(2000\)/);
+  });
+
+  it('the About route names the data directory and versions', async () => {
+    const about = await h.api<{ data_dir: string; version: string; node: string }>('GET', '/api/about');
+    expect(about.status).toBe(200);
+    expect(about.body).toMatchObject({ data_dir: h.dataDir, version: VERSION, node: process.versions.node });
+  });
+});

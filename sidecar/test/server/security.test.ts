@@ -146,6 +146,13 @@ describe('HTTP authentication', () => {
       'query access_token',
     );
     const ok = await send(h, 'GET', '/api/sessions', { authorization: `Bearer ${token}` });
+    // The scheme is case-insensitive (RFC 7235); the token itself is not.
+    const lower = await send(h, 'GET', '/api/sessions', { authorization: `bearer ${token}` });
+    expect(lower.status).toBe(200);
+    const upperToken = await send(h, 'GET', '/api/sessions', {
+      authorization: `Bearer ${token.toUpperCase()}`,
+    });
+    expect(upperToken.status).toBe(401);
     expect(ok.status).toBe(200);
     expect(json<{ sessions: unknown[] }>(ok).sessions).toEqual([]);
   });
@@ -460,5 +467,19 @@ describe('secrets in responses', () => {
       expect(body).not.toContain(token);
       expect(body).not.toContain(TEST_KEY);
     }
+  });
+});
+
+describe('a URL the router cannot parse', () => {
+  let h: Harness;
+  afterEach(async () => h?.close());
+
+  it('gets the Host check first, then a 400 in the API’s error shape', async () => {
+    h = await startHarness();
+    const foreign = await send(h, 'GET', '/api/sessions/%ZZ', { host: 'evil.example' });
+    expect(foreign.status).toBe(403);
+    const local = await send(h, 'GET', '/api/sessions/%ZZ', {});
+    expect(local.status).toBe(400);
+    expect(JSON.parse(local.text)).toMatchObject({ error: { code: 'bad_request' } });
   });
 });

@@ -239,3 +239,38 @@ describe('acquireDataDirLock', () => {
     expect(fs.existsSync(`${lockFile()}.break`)).toBe(false);
   });
 });
+
+describe('a lock from an earlier boot of this machine', () => {
+  it('is stale even when its pid is alive now (pids are reused after a reboot)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-lock-boot-'));
+    // pid 1 always exists: without the boot check this lock would look held.
+    const earlierBoot = Date.now() - os.uptime() * 1000 - 3_600_000;
+    fs.writeFileSync(
+      path.join(dir, 'cairn.lock'),
+      JSON.stringify({
+        pid: 1,
+        hostname: os.hostname(),
+        command: 'cairn serve',
+        started_at: 'x',
+        booted_at: earlierBoot,
+      }),
+    );
+    const lock = acquireDataDirLock(dir, { command: 'test' });
+    lock.release();
+    // The same lock with this boot's time is respected.
+    fs.writeFileSync(
+      path.join(dir, 'cairn.lock'),
+      JSON.stringify({
+        pid: 1,
+        hostname: os.hostname(),
+        command: 'cairn serve',
+        started_at: 'x',
+        booted_at: Date.now() - os.uptime() * 1000,
+      }),
+    );
+    expect(() => acquireDataDirLock(dir, { command: 'test' })).toThrow(
+      /in use by another Cairn process \(pid 1/,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -21,6 +21,17 @@ describe('childEnv', () => {
     expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/me' });
   });
 
+  it("drops the host runtime's variables so programs the agent starts run as themselves", () => {
+    const env = childEnv({
+      PATH: '/usr/bin',
+      ELECTRON_RUN_AS_NODE: '1',
+      electron_no_attach_console: '1',
+      NODE_OPTIONS: '--require /app/preload.js',
+      NODE_ENV: 'development',
+    });
+    expect(env).toEqual({ PATH: '/usr/bin', NODE_ENV: 'development' });
+  });
+
   it('returns a copy, leaving the base untouched', () => {
     const base = { A: '1', CAIRN_TOKEN: 'token-value-123456' };
     const env = childEnv(base);

@@ -26,6 +26,7 @@ const en = {
     'Cairn stopped while this turn was running, so it did not finish. Retry to send the prompt again.',
   'conversation.status.cancelled': 'Cancelled',
   'conversation.retry': 'Retry',
+  'conversation.openSettings': 'Open settings',
 
   'tool.status.pending': 'Pending',
   'tool.status.waitingApproval': 'Waiting for approval',
@@ -97,6 +98,7 @@ export const conversationMessages: AreaMessages<keyof typeof en> = {
       'Cairn 在本轮运行时停止了，因此本轮没有完成。点击重试可重新发送这条提示。',
     'conversation.status.cancelled': '已取消',
     'conversation.retry': '重试',
+    'conversation.openSettings': '打开设置',
 
     'tool.status.pending': '等待中',
     'tool.status.waitingApproval': '等待批准',

@@ -34,7 +34,9 @@ export const globTool = defineTool({
     if (!(await fs.stat(start)).isDirectory()) {
       throw new ToolError(`"${input.path}" is not a folder; \`path\` must name the folder to search in.`);
     }
-    const files = await listFiles({ root, start, pattern: input.pattern, signal: ctx.signal });
+    // Glob patterns use `/`; on Windows a `\` would be read as an escape and match nothing.
+    const pattern = process.platform === 'win32' ? input.pattern.replace(/\\/g, '/') : input.pattern;
+    const files = await listFiles({ root, start, pattern, signal: ctx.signal });
     if (files.length === 0) {
       return {
         content:

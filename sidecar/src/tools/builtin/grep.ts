@@ -50,7 +50,11 @@ let cachedRipgrep: string | null | undefined;
 
 /** ripgrep on PATH (looked up once), or null to use the built-in search. */
 export function defaultRipgrep(): string | null {
-  if (cachedRipgrep === undefined) cachedRipgrep = findOnPath('rg');
+  if (cachedRipgrep === undefined) {
+    const found = findOnPath('rg');
+    // On Windows only a real executable can be spawned without a shell; a .cmd shim cannot.
+    cachedRipgrep = found && process.platform === 'win32' && !/\.(exe|com)$/i.test(found) ? null : found;
+  }
   return cachedRipgrep;
 }
 
@@ -61,13 +65,20 @@ export async function runGrep(
   rgPath: string | null,
 ): Promise<ToolResult> {
   const root = requireProjectRoot(ctx);
-  const target = input.path === undefined ? root : await resolveInside(root, input.path, { mustExist: true });
+  // Large tool results are saved in the session's folder; the model is told to search them with Grep.
+  const target =
+    input.path === undefined
+      ? root
+      : await resolveInside(root, input.path, { mustExist: true, extraRoots: [ctx.sessionResultsDir] });
   const isDir = (await fs.stat(target)).isDirectory();
   if (!isDir) await assertRegularFile(target, { label: input.path ?? target });
 
+  // Patterns for files use `/`; on Windows a `\` in them would be read as an escape.
+  const normalized =
+    process.platform === 'win32' && input.glob ? { ...input, glob: input.glob.replace(/\\/g, '/') } : input;
   const found = rgPath
-    ? await searchWithRipgrep(rgPath, input, root, target, isDir, ctx.signal)
-    : await searchBuiltIn(input, root, target, isDir, ctx.signal);
+    ? await searchWithRipgrep(rgPath, normalized, root, target, isDir, ctx.signal)
+    : await searchBuiltIn(normalized, root, target, isDir, ctx.signal);
   if (found.lines.length === 0) {
     return { content: `No matches for /${input.pattern}/ in ${displayPath(root, target)}.` };
   }
@@ -161,7 +172,8 @@ async function searchWithRipgrep(
     if (nul === -1) continue;
     const file = line.slice(0, nul).replace(/^\.\//, '');
     if (rules && (await rules.ignores(path.resolve(root, file), false))) continue;
-    lines.push(`${file}:${line.slice(nul + 1)}`);
+    // CRLF files: ripgrep keeps the \r; the built-in search drops it. Match it.
+    lines.push(`${file}:${line.slice(nul + 1).replace(/\r$/, '')}`);
   }
   const base = { lines: lines.slice(0, MAX_GREP_MATCHES), more: stopped || lines.length > MAX_GREP_MATCHES };
   if (stopped || result.exitCode === 0 || result.exitCode === 1) return base;

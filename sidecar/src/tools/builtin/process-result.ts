@@ -53,6 +53,12 @@ export function spawnFailure(err: unknown, program: string, cwd: string): ToolEr
         : '';
     return new ToolError(`Program not found: "${program}" (not on PATH, or the path is wrong).${hint}`);
   }
+  // Node refuses to spawn .cmd/.bat without a shell (CVE-2024-27980) and says only EINVAL.
+  if (code === 'EINVAL' && /\.(cmd|bat)$/i.test(program)) {
+    return new ToolError(
+      `"${program}" is a batch script, which cannot start without a shell: use the program "cmd.exe" with args ["/d", "/s", "/c", "${program}", ...].`,
+    );
+  }
   if (code === 'EACCES') return new ToolError(`"${program}" is not executable (permission denied).`);
   return new ToolError(`Could not start "${program}": ${err instanceof Error ? err.message : String(err)}`);
 }
