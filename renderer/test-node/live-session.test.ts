@@ -94,9 +94,13 @@ describe('the renderer state against a real sidecar', () => {
     const reloaded = new SessionController(client, stream, sessionId);
     await reloaded.start();
     const fromHistory = reloaded.getSnapshot().turns.at(-1)!;
-    expect(fromHistory.items.map((i) => i.kind)).toEqual(
-      done.items.map((i) => i.kind).filter((k) => k !== 'question'),
-    );
+    // The same items in the same order, the answered question included, as it was shown live.
+    expect(fromHistory.items.map((i) => i.kind)).toEqual(done.items.map((i) => i.kind));
+    const reloadedQuestion = fromHistory.items.find((i) => i.kind === 'question');
+    expect(reloadedQuestion?.kind === 'question' && reloadedQuestion.question).toMatchObject({
+      status: 'answered',
+      answer: 'yes',
+    });
     controller.dispose();
     reloaded.dispose();
   });

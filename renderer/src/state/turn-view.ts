@@ -51,8 +51,16 @@ const UNSETTLED = new Set<ToolCardState['status']>(['pending', 'running', 'waiti
 
 /** A finished (or reloaded) turn from its stored messages and tool calls. */
 export function turnFromHistory(t: TurnWithDetails): TurnView {
-  const { messages, tool_calls, ...turn } = t;
+  const { messages, tool_calls, questions, ...turn } = t;
   const calls = new Map(tool_calls.map((c) => [c.tool_use_id, c]));
+  // Questions and approvals stay where they were asked: right after their tool's card.
+  const asked = new Map<string, Question[]>();
+  for (const question of questions) {
+    const key = question.tool_call_id ?? '';
+    asked.set(key, [...(asked.get(key) ?? []), question]);
+  }
+  const questionItems = (key: string): TurnItem[] =>
+    (asked.get(key) ?? []).map((question) => ({ kind: 'question', key: `q-${question.id}`, question }));
   const items: TurnItem[] = [{ kind: 'prompt', key: 'prompt', text: turn.prompt }];
   messages.forEach((message, m) => {
     if (message.role === 'user') {
@@ -62,10 +70,13 @@ export function turnFromHistory(t: TurnWithDetails): TurnView {
       return;
     }
     message.content.forEach((block, b) => {
-      const item = itemFromBlock(block, `m${m}-b${b}`, calls.get(String(block.id)));
+      const call = calls.get(String(block.id));
+      const item = itemFromBlock(block, `m${m}-b${b}`, call);
       if (item) items.push(item);
+      if (call) items.push(...questionItems(call.id));
     });
   });
+  items.push(...questionItems(''));
   return { turn, items, response: messages.length };
 }
 

@@ -14,11 +14,13 @@ export function listTurnPage(
   const ids = page.turns.map((t) => t.id);
   const messages = store.messages.forTurns(ids);
   const toolCalls = store.toolCalls.forTurns(ids);
+  const questions = store.questions.forTurns(ids);
   return {
     turns: page.turns.map((turn) => ({
       ...turn,
       messages: messages.get(turn.id) ?? [],
       tool_calls: toolCalls.get(turn.id) ?? [],
+      questions: questions.get(turn.id) ?? [],
     })),
     next_before: page.nextBefore,
     last_seq: lastSeq,

@@ -113,9 +113,6 @@ export type ToolCall = z.infer<typeof ToolCall>;
 export const ToolCallWithResult = ToolCall.extend({ result: z.string().nullable() });
 export type ToolCallWithResult = z.infer<typeof ToolCallWithResult>;
 
-export const TurnWithDetails = Turn.extend({ messages: z.array(Message), tool_calls: z.array(ToolCall) });
-export type TurnWithDetails = z.infer<typeof TurnWithDetails>;
-
 export const QuestionKind = z.enum(['question', 'approval']);
 export const QuestionStatus = z.enum(['pending', 'answered', 'closed']);
 
@@ -149,3 +146,11 @@ export const ModelConfig = z.object({
   created_at: z.string(),
 });
 export type ModelConfig = z.infer<typeof ModelConfig>;
+
+/** A turn with what happened in it: messages, tool calls, and the questions it asked (answered or not). */
+export const TurnWithDetails = Turn.extend({
+  messages: z.array(Message),
+  tool_calls: z.array(ToolCall),
+  questions: z.array(Question).default([]),
+});
+export type TurnWithDetails = z.infer<typeof TurnWithDetails>;

@@ -50,6 +50,23 @@ export class QuestionsRepo {
     return row ? toQuestion(row) : null;
   }
 
+  /** Every question of these turns, oldest first, grouped by turn. */
+  forTurns(turnIds: string[]): Map<string, Question[]> {
+    const result = new Map<string, Question[]>();
+    if (turnIds.length === 0) return result;
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM questions WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid',
+      )
+      .all(JSON.stringify(turnIds)) as QuestionRow[];
+    for (const row of rows) {
+      const list = result.get(row.turn_id) ?? [];
+      list.push(toQuestion(row));
+      result.set(row.turn_id, list);
+    }
+    return result;
+  }
+
   pending(sessionId: string): Question[] {
     return (
       this.db
