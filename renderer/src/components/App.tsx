@@ -43,6 +43,12 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
   const [panelOpen, setPanelOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  /** Back to the connection screen, forgetting a token the server no longer takes. */
+  const leave = () => {
+    forgetBackend();
+    onDisconnect();
+  };
+
   const refresh = useCallback(() => {
     projects.reload();
     sessions.reload();
@@ -135,14 +141,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
         {streamState === 'rejected' && (
           <div className="banner banner-danger" role="alert">
             {t('banner.tokenRejected')}{' '}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                forgetBackend();
-                onDisconnect();
-              }}
-            >
+            <button type="button" className="link-button" onClick={leave}>
               {t('banner.enterToken')}
             </button>
           </div>
@@ -226,14 +225,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
       {caps.error && (
         <div className="banner banner-danger" role="alert">
           {caps.error}{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              forgetBackend();
-              onDisconnect();
-            }}
-          >
+          <button type="button" className="link-button" onClick={leave}>
             {t('banner.reconnect')}
           </button>
         </div>

@@ -5,9 +5,15 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CairnEvent, ToolCallWithResult, Turn, TurnWithDetails } from '../../src/protocol';
 import { processStartTime, readProcessRecord } from '../../src/tools/process-record';
-import { killLeftoverClis, killPid, readPidFile, type ServeProcess, startServe } from '../cli/cli-process';
-import { type Harness, startHarness, tempDir, testEnv } from '../support/harness';
-import { type ModelServer, startModelServer } from '../support/model-server';
+import {
+  readPidFile,
+  type ServeProcess,
+  setUpCliTest,
+  startServe,
+  tearDownCliTest,
+} from '../cli/cli-process';
+import { type Harness, startHarness, testEnv } from '../support/harness';
+import type { ModelServer } from '../support/model-server';
 import { isProcessGone, waitFor } from '../tools/tool-context';
 
 const TOKEN = 'crash-test-token-0123456789-abcdefghij';
@@ -41,19 +47,10 @@ describe.skipIf(process.platform !== 'linux')('processes left by a crash', { tim
   const strays: (number | null)[] = [];
 
   beforeEach(async () => {
-    model = await startModelServer();
-    dataDir = tempDir('crash-data');
-    workspace = tempDir('crash-ws');
+    ({ model, dataDir, workspace } = await setUpCliTest('crash'));
   });
 
-  afterEach(async () => {
-    await killLeftoverClis();
-    strays.push(readPidFile(path.join(workspace, 'sleep.pid')));
-    for (const pid of strays.splice(0)) killPid(pid);
-    await model.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  afterEach(() => tearDownCliTest({ model, dataDir, workspace }, strays));
 
   async function newSession(serve: ServeProcess): Promise<string> {
     const project = await serve.api<{ id: string }>('POST', '/api/projects', { path: workspace });

@@ -3,6 +3,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../support/harness';
+import { type ModelServer, startModelServer } from '../support/model-server';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = path.join('sidecar', 'bin', 'cairn.mjs');
@@ -270,4 +272,32 @@ export function killPid(pid: number | null): void {
   } catch {
     // Already gone.
   }
+}
+
+/** What each CLI test gets: a scripted model server, a data directory and a workspace. */
+export interface CliTestFolders {
+  model: ModelServer;
+  dataDir: string;
+  workspace: string;
+}
+
+export async function setUpCliTest(prefix: string): Promise<CliTestFolders> {
+  return {
+    model: await startModelServer(),
+    dataDir: tempDir(`${prefix}-data`),
+    workspace: tempDir(`${prefix}-ws`),
+  };
+}
+
+/**
+ * Stops every CLI a test started and every process a killed sidecar left behind (commands write their
+ * pids into the workspace as `bash.pid` / `sleep.pid`), then removes the folders.
+ */
+export async function tearDownCliTest(folders: CliTestFolders, strays: (number | null)[]): Promise<void> {
+  await killLeftoverClis();
+  for (const file of ['bash.pid', 'sleep.pid']) strays.push(readPidFile(path.join(folders.workspace, file)));
+  for (const pid of strays.splice(0)) killPid(pid);
+  await folders.model.close();
+  fs.rmSync(folders.dataDir, { recursive: true, force: true });
+  fs.rmSync(folders.workspace, { recursive: true, force: true });
 }

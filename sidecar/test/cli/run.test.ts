@@ -2,18 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tempDir, testEnv } from '../support/harness';
-import { type ModelServer, startModelServer } from '../support/model-server';
+import { testEnv } from '../support/harness';
+import type { ModelServer } from '../support/model-server';
 import {
   CAN_USE_TERMINAL,
   jsonLines,
-  killLeftoverClis,
-  killPid,
   processGone,
   readPidFile,
   runCli,
+  setUpCliTest,
   startCli,
   startCliOnTerminal,
+  tearDownCliTest,
 } from './cli-process';
 
 let model: ModelServer;
@@ -22,20 +22,10 @@ let workspace: string;
 const strays: (number | null)[] = [];
 
 beforeEach(async () => {
-  model = await startModelServer();
-  dataDir = tempDir('cli-data');
-  workspace = tempDir('cli-ws');
+  ({ model, dataDir, workspace } = await setUpCliTest('cli'));
 });
 
-afterEach(async () => {
-  await killLeftoverClis();
-  // Commands a killed sidecar left running wrote their pids into the workspace.
-  for (const file of ['bash.pid', 'sleep.pid']) strays.push(readPidFile(path.join(workspace, file)));
-  for (const pid of strays.splice(0)) killPid(pid);
-  await model.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterEach(() => tearDownCliTest({ model, dataDir, workspace }, strays));
 
 const run = (...extra: string[]) => ['run', '--workspace', workspace, '--data-dir', dataDir, ...extra];
 

@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CairnEvent, ToolCallWithResult, Turn } from '../../src/protocol';
-import { tempDir, testEnv } from '../support/harness';
-import { type ModelServer, startModelServer } from '../support/model-server';
+import { testEnv } from '../support/harness';
+import type { ModelServer } from '../support/model-server';
 import { isProcessGone } from '../tools/tool-context';
 import {
   jsonLines,
-  killLeftoverClis,
-  killPid,
   readPidFile,
   runCli,
   type ServeProcess,
+  setUpCliTest,
   startServe,
+  tearDownCliTest,
 } from './cli-process';
 
 const TOKEN = 'cli-test-token-0123456789-abcdefghij';
@@ -23,20 +23,10 @@ let workspace: string;
 const strays: (number | null)[] = [];
 
 beforeEach(async () => {
-  model = await startModelServer();
-  dataDir = tempDir('serve-data');
-  workspace = tempDir('serve-ws');
+  ({ model, dataDir, workspace } = await setUpCliTest('serve'));
 });
 
-afterEach(async () => {
-  await killLeftoverClis();
-  // Commands a killed sidecar left running wrote their pids into the workspace.
-  for (const file of ['bash.pid', 'sleep.pid']) strays.push(readPidFile(path.join(workspace, file)));
-  for (const pid of strays.splice(0)) killPid(pid);
-  await model.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterEach(() => tearDownCliTest({ model, dataDir, workspace }, strays));
 
 const lockFile = () => path.join(dataDir, 'cairn.lock');
 
