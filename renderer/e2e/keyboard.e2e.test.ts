@@ -37,6 +37,10 @@ describe('keyboard', () => {
     createSession(ui, 'alpha release notes');
     createSession(ui, 'beta migration');
     const page = await openApp();
+    // The switcher lists what the sidebar lists: wait for the sessions to be there.
+    await expect
+      .poll(() => page.getByRole('button', { name: 'beta migration' }).isVisible(), { timeout: UI_WAIT })
+      .toBe(true);
 
     await page.keyboard.press('Control+K');
     const filter = page.getByRole('dialog', { name: 'Switch session' }).getByRole('textbox');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CairnEvent } from '../../sidecar/src/protocol';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
+import { seedTurns } from '../../sidecar/test/support/seed-turns';
 import { EventStream } from '../src/api/event-stream';
 import { CairnClient } from '../src/api/http-client';
 import { SessionController } from '../src/state/session-controller';
@@ -108,19 +109,7 @@ describe('the renderer state against a real sidecar', () => {
   it('pages back to the first of 65 turns', async () => {
     h = await startHarness();
     const { sessionId } = await h.newSession();
-    const { store } = h.server.core;
-    store.transaction(() => {
-      for (let i = 1; i <= 65; i += 1) {
-        const t = store.turns.create(sessionId, `r${i}`, `prompt ${i}`);
-        store.messages.append({
-          sessionId,
-          turnId: t.id,
-          role: 'user',
-          content: [{ type: 'text', text: `prompt ${i}` }],
-        });
-        store.turns.finish(t.id, 'completed');
-      }
-    });
+    seedTurns(h.server.core.store, sessionId, 65);
     const client = new CairnClient({ url: h.server.url, token: h.server.token });
     stream = new EventStream(client.backend, { WebSocketImpl: BrowserLikeWebSocket });
     const controller = new SessionController(client, stream, sessionId);

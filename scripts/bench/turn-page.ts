@@ -4,6 +4,7 @@ import type { TurnWithDetails } from '../../sidecar/src/protocol';
 import { Store } from '../../sidecar/src/store/store';
 import { startHarness } from '../../sidecar/test/support/harness';
 import type { ModelServer } from '../../sidecar/test/support/model-server';
+import { seedTurns } from '../../sidecar/test/support/seed-turns';
 import { median, ms, type Row, ratio, removeDirs, tempDir, us } from './util';
 
 const PAGE = 30;
@@ -15,25 +16,10 @@ function fill(dataDir: string, turns: number): { sessionId: string; fillMs: numb
     const started = performance.now();
     const sessionId = store.sessions.create({ projectId: null, title: 'bench: 10k turns' }).id;
     const answer = 'Here is what I found. '.repeat(8);
-    for (let i = 1; i <= turns; i++) {
-      store.transaction(() => {
-        const turn = store.turns.create(sessionId, `req-${i}`, `question number ${i}`);
-        store.messages.append({
-          sessionId,
-          turnId: turn.id,
-          role: 'user',
-          content: [{ type: 'text', text: `question number ${i}` }],
-        });
-        store.messages.append({
-          sessionId,
-          turnId: turn.id,
-          role: 'assistant',
-          content: [{ type: 'text', text: `${answer}(${i})` }],
-        });
-        store.turns.addUsage(turn.id, { input_tokens: 100 + i, output_tokens: 50 });
-        store.turns.finish(turn.id, 'completed');
-      });
-    }
+    seedTurns(store, sessionId, turns, (i) => ({
+      prompt: `question number ${i}`,
+      answer: `${answer}(${i})`,
+    }));
     return { sessionId, fillMs: performance.now() - started };
   } finally {
     store.close();

@@ -14,6 +14,7 @@ import {
   type ScriptedReply,
   startModelServer,
 } from '../../../sidecar/test/support/model-server';
+import { type SeedText, seedTurns as seedStoreTurns } from '../../../sidecar/test/support/seed-turns';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const DIST_DIR = path.join(REPO_ROOT, 'renderer', 'dist');
@@ -178,34 +179,7 @@ export function createSession(ui: UiServer, title = 'e2e session'): { projectId:
   return { projectId: project.id, sessionId: session.id };
 }
 
-/** Seeds `count` finished turns ("prompt i" / "answer i"), as history-paging.test.ts does. */
-export function seedTurns(
-  ui: UiServer,
-  sessionId: string,
-  count: number,
-  text: (i: number) => { prompt: string; answer: string } = (i) => ({
-    prompt: `prompt ${i}`,
-    answer: `answer ${i}`,
-  }),
-): void {
-  const { store } = ui.server.core;
-  store.transaction(() => {
-    for (let i = 1; i <= count; i += 1) {
-      const { prompt, answer } = text(i);
-      const turn = store.turns.create(sessionId, `seed-${i}`, prompt);
-      store.messages.append({
-        sessionId,
-        turnId: turn.id,
-        role: 'user',
-        content: [{ type: 'text', text: prompt }],
-      });
-      store.messages.append({
-        sessionId,
-        turnId: turn.id,
-        role: 'assistant',
-        content: [{ type: 'text', text: answer }],
-      });
-      store.turns.finish(turn.id, 'completed');
-    }
-  });
+/** Seeds `count` finished turns ("prompt i" / "answer i" unless `text` says otherwise). */
+export function seedTurns(ui: UiServer, sessionId: string, count: number, text?: SeedText): void {
+  seedStoreTurns(ui.server.core.store, sessionId, count, text);
 }

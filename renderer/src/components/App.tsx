@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../sidecar/src/protocol';
 import { forgetBackend } from '../api/connection';
 import { EventStream, type StreamState } from '../api/event-stream';
@@ -70,7 +70,8 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
 
   const currentSession: Session | null = sessions.value?.find((s) => s.id === selected) ?? null;
 
-  useEffect(() => {
+  // A layout effect, so the shortcuts work from the first paint rather than a moment after it.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const mod = event.ctrlKey || event.metaKey;
       if (!mod) return;

@@ -4,23 +4,15 @@ import type { Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
-import { SessionController, type SessionSnapshot } from '../state/session-controller';
+import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
 import { TurnBlock } from './TurnBlock';
 
 const FOLLOW_THRESHOLD_PX = 80;
 const noSubscribe = () => () => {};
-const emptySnapshot = (): SessionSnapshot => EMPTY_SNAPSHOT;
-const EMPTY_SNAPSHOT: SessionSnapshot = {
-  sessionId: '',
-  turns: [],
-  nextBefore: null,
-  loading: true,
-  loadingEarlier: false,
-  error: null,
-  running: null,
-};
+const LOADING = loadingSnapshot('');
+const beforeController = (): SessionSnapshot => LOADING;
 
 /** The open session: a virtualized reading column of turns, "Load earlier", and the composer. */
 export function Conversation(props: {
@@ -44,7 +36,7 @@ export function Conversation(props: {
   }, [props.client, props.stream, props.session.id]);
   const snapshot = useSyncExternalStore<SessionSnapshot>(
     controller?.subscribe ?? noSubscribe,
-    controller?.getSnapshot ?? emptySnapshot,
+    controller?.getSnapshot ?? beforeController,
   );
 
   const scrollRef = useRef<HTMLDivElement>(null);

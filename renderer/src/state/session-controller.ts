@@ -15,6 +15,19 @@ export interface SessionSnapshot {
   running: TurnView | null;
 }
 
+/** What a session shows before its first page has arrived. */
+export function loadingSnapshot(sessionId: string): SessionSnapshot {
+  return {
+    sessionId,
+    turns: [],
+    nextBefore: null,
+    loading: true,
+    loadingEarlier: false,
+    error: null,
+    running: null,
+  };
+}
+
 /**
  * One open session: its newest page of turns, older pages on demand, and live events applied
  * on top. A turn that is running when the session opens is rebuilt from its own events, so a
@@ -31,15 +44,7 @@ export class SessionController {
     private readonly stream: EventStream,
     readonly sessionId: string,
   ) {
-    this.snapshot = {
-      sessionId,
-      turns: [],
-      nextBefore: null,
-      loading: true,
-      loadingEarlier: false,
-      error: null,
-      running: null,
-    };
+    this.snapshot = loadingSnapshot(sessionId);
   }
 
   async start(): Promise<void> {

@@ -153,7 +153,7 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
         (card) => ({
           ...card,
           toolCallId: event.tool_call_id,
-          status: 'running',
+          status: event.status,
           startedAt: Date.parse(event.time),
         }),
         () => newCard(`tool-${event.tool_use_id}`, event.tool_use_id, event.name, event.input),
@@ -171,18 +171,11 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
         preview: event.preview,
         durationMs: event.duration_ms,
       }));
-    case 'question.required': {
-      const question = event.question;
-      const withQuestion: TurnView = {
+    case 'question.required':
+      return {
         ...view,
-        items: [...view.items, { kind: 'question', key: `q-${question.id}`, question }],
+        items: [...view.items, { kind: 'question', key: `q-${event.question.id}`, question: event.question }],
       };
-      // tool.started does not say that the call waits for approval; the approval question does.
-      if (question.kind !== 'approval' || !question.tool_call_id) return withQuestion;
-      return updateCardById(withQuestion, question.tool_call_id, (card) =>
-        card.status === 'running' ? { ...card, status: 'waiting_approval' } : card,
-      );
-    }
     case 'question.answered':
     case 'question.closed': {
       const index = view.items.findIndex((i) => i.kind === 'question' && i.question.id === event.question_id);

@@ -78,6 +78,7 @@ describe('turn view', () => {
         tool_use_id: 'tu1',
         name: 'Bash',
         input: { command: 'ls' },
+        status: 'running',
       },
       { type: 'tool.output', turn_id: 't', tool_call_id: 'tc1', stream: 'stdout', text: 'a\n' },
       { type: 'tool.output', turn_id: 't', tool_call_id: 'tc1', stream: 'stdout', text: 'b\n' },
@@ -132,7 +133,7 @@ describe('turn view', () => {
     expect(closed.items.at(-1)).toMatchObject({ kind: 'question', question: { status: 'closed' } });
   });
 
-  it('shows a card as waiting while its approval is pending, and running once allowed', () => {
+  it('shows a card as waiting when it starts waiting for approval, and running once allowed', () => {
     const approval: Question = {
       id: 'q2',
       session_id: 's',
@@ -155,6 +156,7 @@ describe('turn view', () => {
         tool_use_id: 'tu9',
         name: 'Bash',
         input: {},
+        status: 'waiting_approval',
       },
       { type: 'question.required', turn_id: 't', question: approval },
     ]);
@@ -176,6 +178,7 @@ describe('turn view', () => {
         tool_use_id: 'tu5',
         name: 'Bash',
         input: {},
+        status: 'running',
       },
     ]);
     const cancelled = play(running, [{ type: 'turn.cancelled', turn_id: 't' }]);

@@ -19,6 +19,19 @@ export interface ModelSettings {
   thinkingBudget: number | null;
 }
 
+/** What the environment sets over the active config (never the key itself, only whether there is one). */
+export function modelEnvOverrides(env: NodeJS.ProcessEnv = process.env): {
+  key: boolean;
+  model: string | null;
+  base_url: string | null;
+} {
+  return {
+    key: Boolean(env.CAIRN_ANTHROPIC_API_KEY),
+    model: env.CAIRN_MODEL || null,
+    base_url: env.CAIRN_ANTHROPIC_BASE_URL || null,
+  };
+}
+
 export const keychainAccountForModel = (id: string): string => `model:${id}`;
 
 /**
@@ -30,7 +43,8 @@ export async function resolveModelSettings(
   keychain: Keychain,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ModelSettings> {
-  const model = env.CAIRN_MODEL || active?.model;
+  const overrides = modelEnvOverrides(env);
+  const model = overrides.model ?? active?.model;
   if (!model) {
     throw new CairnError(
       'model_no_key',
@@ -50,7 +64,7 @@ export async function resolveModelSettings(
     configId: active?.id ?? null,
     name: active?.name ?? model,
     model,
-    baseUrl: env.CAIRN_ANTHROPIC_BASE_URL || active?.base_url || DEFAULT_BASE_URL,
+    baseUrl: overrides.base_url ?? active?.base_url ?? DEFAULT_BASE_URL,
     apiKey,
     contextWindow: active?.context_window ?? DEFAULT_CONTEXT_WINDOW,
     maxTokens: active?.max_tokens ?? DEFAULT_MAX_TOKENS,

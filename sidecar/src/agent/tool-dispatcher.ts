@@ -63,6 +63,7 @@ export class ToolDispatcher {
       tool_use_id: use.id,
       name: use.name,
       input: use.input,
+      status: needsApproval ? 'waiting_approval' : 'running',
     });
     const started = performance.now();
     const outcome = await this.execute(ctx, tool, use, call.id, needsApproval);

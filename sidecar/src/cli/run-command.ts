@@ -55,7 +55,7 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
   const stopFor = (reason: 'question' | 'sigint') => {
     if (endedBy) return;
     endedBy = reason;
-    // Not from inside the event callback: the producer of that event may not be waiting for the abort yet.
+    // Not from inside the event callback: a journal listener must not start new journal writes.
     setImmediate(() => void driver.cancel().catch(() => undefined));
   };
   const onSigint = () => stopFor('sigint');

@@ -41,6 +41,8 @@ export const ToolStartedEvent = z.object({
   tool_use_id: z.string(),
   name: z.string(),
   input: z.unknown(),
+  /** `waiting_approval` when the call waits for the user first, else `running`. */
+  status: z.enum(['running', 'waiting_approval']).default('running'),
 });
 export const ToolOutputEvent = z.object({
   ...base,

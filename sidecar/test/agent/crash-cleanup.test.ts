@@ -72,19 +72,25 @@ describe.skipIf(process.platform !== 'linux')('processes left by a crash', { tim
     );
   }
 
-  it('the next start stops the process group a SIGKILLed serve left running', async () => {
-    const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
+  /** A serve whose turn is inside a Bash `sleep` that wrote its pid. */
+  async function sleepingServe(env: NodeJS.ProcessEnv, requestId: string) {
     const first = await startServe(dataDir, env);
     const sessionId = await newSession(first);
     model.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command: SLEEP_COMMAND } }] });
     const turnRes = await first.api<Turn>('POST', `/api/sessions/${sessionId}/turns`, {
       prompt: 'sleep for a long time',
-      request_id: 'req-crash',
+      request_id: requestId,
     });
     expect(turnRes.status).toBe(202);
     const started = await toolStarted(first, sessionId);
     const sleepPid = await waitForPidFile(path.join(workspace, 'sleep.pid'));
     strays.push(sleepPid);
+    return { first, sessionId, turnRes, started, sleepPid };
+  }
+
+  it('the next start stops the process group a SIGKILLed serve left running', async () => {
+    const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
+    const { first, sessionId, turnRes, started, sleepPid } = await sleepingServe(env, 'req-crash');
 
     // The record names the shell leading the group the sleep runs in, down to its start time.
     const file = recordPath(dataDir, sessionId, started.tool_call_id);
@@ -124,17 +130,7 @@ describe.skipIf(process.platform !== 'linux')('processes left by a crash', { tim
 
   it('leaves alone a process whose record no longer matches, and says so', async () => {
     const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
-    const first = await startServe(dataDir, env);
-    const sessionId = await newSession(first);
-    model.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command: SLEEP_COMMAND } }] });
-    const turnRes = await first.api<Turn>('POST', `/api/sessions/${sessionId}/turns`, {
-      prompt: 'sleep for a long time',
-      request_id: 'req-mismatch',
-    });
-    expect(turnRes.status).toBe(202);
-    const started = await toolStarted(first, sessionId);
-    const sleepPid = await waitForPidFile(path.join(workspace, 'sleep.pid'));
-    strays.push(sleepPid);
+    const { first, sessionId, started, sleepPid } = await sleepingServe(env, 'req-mismatch');
     const file = recordPath(dataDir, sessionId, started.tool_call_id);
     await waitFor(() => fs.existsSync(file));
 

@@ -41,6 +41,13 @@ describe('approval mode "ask"', () => {
     ]);
     expect(pending[0]!.question).toContain('echo allowed');
     expect(fs.existsSync(path.join(h.projectDir, 'allowed.txt'))).toBe(false);
+    // The start of each call says whether it waits for the user.
+    const starts = (await h.events(sessionId)).filter((e) => e.type === 'tool.started');
+    expect(starts.map((e) => (e.type === 'tool.started' ? [e.name, e.status] : []))).toEqual([
+      ['Read', 'running'],
+      ['Bash', 'waiting_approval'],
+      ['Write', 'waiting_approval'],
+    ]);
 
     const bad = await h.api('POST', `/api/questions/${pending[0]!.id}/answer`, { answer: 'maybe' });
     expect(bad.status).toBe(400);

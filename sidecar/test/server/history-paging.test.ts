@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnWithDetails } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
+import { seedTurns } from '../support/seed-turns';
 
 type Page = { turns: TurnWithDetails[]; next_before: number | null };
 
@@ -11,25 +12,7 @@ describe('paging a long history through the API', () => {
   it('65 turns come back 30/30/5, oldest first within a page, next_before null at the start', async () => {
     h = await startHarness();
     const { sessionId } = await h.newSession();
-    const { store } = h.server.core;
-    store.transaction(() => {
-      for (let i = 1; i <= 65; i += 1) {
-        const turn = store.turns.create(sessionId, `req-${i}`, `prompt ${i}`);
-        store.messages.append({
-          sessionId,
-          turnId: turn.id,
-          role: 'user',
-          content: [{ type: 'text', text: `prompt ${i}` }],
-        });
-        store.messages.append({
-          sessionId,
-          turnId: turn.id,
-          role: 'assistant',
-          content: [{ type: 'text', text: `answer ${i}` }],
-        });
-        store.turns.finish(turn.id, 'completed');
-      }
-    });
+    seedTurns(h.server.core.store, sessionId, 65);
 
     const pages: Page[] = [];
     let before: number | null | undefined;

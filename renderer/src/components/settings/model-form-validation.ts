@@ -1,3 +1,4 @@
+import type { CreateModelRequest } from '../../../../sidecar/src/protocol';
 import type { Translate } from '../../i18n/i18n';
 
 /** Limits the server enforces (CreateModelRequest); checked here first so mistakes are explained in place. */
@@ -12,14 +13,8 @@ export interface FormValues {
   thinking: string;
 }
 export type FieldErrors = Partial<Record<keyof FormValues, string>>;
-export interface ModelInput {
-  name: string;
-  model: string;
-  base_url: string | null;
-  context_window: number;
-  max_tokens: number;
-  thinking_budget: number | null;
-}
+/** A complete create/update body: the protocol's request with every field decided. */
+export type ModelInput = Required<CreateModelRequest>;
 
 /** Accepts digits with the usual group separators ("200,000", "200 000"); null when not a whole number. */
 function parseCount(raw: string): number | null {

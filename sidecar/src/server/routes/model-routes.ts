@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ModelService } from '../../agent/model-service';
+import { modelEnvOverrides } from '../../agent/model-settings';
 import { CreateModelRequest, SetModelKeyRequest, UpdateModelRequest } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
@@ -9,11 +10,7 @@ export function registerModelRoutes(app: FastifyInstance, ctx: ServerContext): v
 
   app.get('/api/models', async () => ({
     models: await models.list(),
-    env_overrides: {
-      key: Boolean(ctx.env.CAIRN_ANTHROPIC_API_KEY),
-      model: ctx.env.CAIRN_MODEL || null,
-      base_url: ctx.env.CAIRN_ANTHROPIC_BASE_URL || null,
-    },
+    env_overrides: modelEnvOverrides(ctx.env),
   }));
 
   app.post('/api/models', async (req, reply) => {
