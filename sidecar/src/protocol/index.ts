@@ -1,5 +1,6 @@
 export * from './entities';
 export * from './events';
+export * from './host';
 export * from './requests';
 export * from './responses';
 export * from './ws';

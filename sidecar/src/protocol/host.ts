@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Shapes that cross the desktop host's boundaries: the sidecar ↔ Electron main process channel
+ * (utilityProcess parentPort, or a Node IPC channel when the host forks plain Node in development),
+ * and the preload bridge the renderer sees as `window.cairn`.
+ *
+ * The host starts the sidecar as `cairn serve --host 127.0.0.1 --port 0 --parent-ipc` with a fresh
+ * CAIRN_TOKEN in its environment. The sidecar binds the port itself and reports it in `ready`, so
+ * there is no race for a free port. `shutdown` asks for a graceful stop; the sidecar exits 0 after it.
+ */
+
+export const SidecarReady = z.object({
+  type: z.literal('ready'),
+  port: z.number().int().min(1).max(65535),
+  version: z.string(),
+  pid: z.number().int(),
+});
+export type SidecarReady = z.infer<typeof SidecarReady>;
+
+/** What the sidecar sends its host. */
+export const SidecarMessage = z.discriminatedUnion('type', [SidecarReady]);
+export type SidecarMessage = z.infer<typeof SidecarMessage>;
+
+/** What the host sends the sidecar. */
+export const HostMessage = z.discriminatedUnion('type', [z.object({ type: z.literal('shutdown') })]);
+export type HostMessage = z.infer<typeof HostMessage>;
+
+/** Where the backend the renderer talks to comes from. */
+export const BackendSource = z.enum(['local', 'settings', 'environment']);
+export type BackendSource = z.infer<typeof BackendSource>;
+
+/** The backend the renderer should use, as the preload bridge reports it. */
+export const BackendInfo = z.object({
+  url: z.string(),
+  token: z.string(),
+  mode: z.enum(['local', 'remote']),
+  source: BackendSource,
+});
+export type BackendInfo = z.infer<typeof BackendInfo>;
+
+/** A remote backend the user enters in the desktop app's settings. */
+export const RemoteBackendInput = z.object({
+  url: z.string().min(1).max(2048),
+  token: z.string().min(1).max(4096),
+});
+export type RemoteBackendInput = z.infer<typeof RemoteBackendInput>;
+
+/** An external link the renderer asks the host to open in the system browser. */
+export const ExternalUrl = z.string().min(1).max(8192);
