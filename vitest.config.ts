@@ -8,6 +8,7 @@ export default defineConfig({
       'renderer/test/**/*.test.{ts,tsx}',
       'renderer/e2e/**/*.test.ts',
       'renderer/test-node/**/*.test.ts',
+      'electron/test/**/*.test.ts',
     ],
     pool: 'forks',
     // Generous per-test ceilings guard against hangs; speed itself is measured by `npm run bench`.

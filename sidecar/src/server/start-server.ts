@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
+import { RENDERER_DIST_DIR } from '../config/app-paths';
 import { envInt } from '../config/env-flags';
 import { VERSION } from '../config/version';
 import type { Keychain } from '../secrets/keychain';
@@ -29,9 +28,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_STATIC_DIR = path.resolve(
-  fileURLToPath(new URL('../../../renderer/dist', import.meta.url)),
-);
+export const DEFAULT_STATIC_DIR = RENDERER_DIST_DIR;
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
