@@ -5,6 +5,7 @@ import { I18nProvider } from './i18n/i18n';
 import './styles/base.css';
 import './styles/conversation.css';
 import './styles/settings.css';
+import './styles/backend.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,8 +1,17 @@
+import { BackendInfo, type RemoteBackendInput } from '../../../sidecar/src/protocol';
 import type { Backend } from './http-client';
 
-/** What the Electron preload exposes to the renderer (nothing else of Node is reachable). */
+/**
+ * What the Electron preload exposes as `window.cairn` (nothing else of Node is reachable). The shapes are
+ * the protocol's, shared with the host. In a plain browser it is absent.
+ */
 export interface CairnBridge {
-  getBackend(): Promise<Backend & { mode: 'local' | 'remote' }>;
+  /** The backend to use; after a sidecar crash it waits for the restarted one, and rejects if the host gave up. */
+  getBackend(): Promise<BackendInfo>;
+  /** Validated and stored by the host (token in the OS keychain); the window reloads. Rejects with the reason. */
+  setRemoteBackend(input: RemoteBackendInput): Promise<void>;
+  /** Back to the sidecar on this computer; the window reloads. */
+  clearRemoteBackend(): Promise<void>;
   pickFolder(): Promise<string | null>;
   openExternal(url: string): Promise<void>;
   appVersion(): Promise<string>;
@@ -14,16 +23,34 @@ declare global {
   }
 }
 
+/** Inside the desktop app: the bridge and what it last said about the backend. */
+export interface Desktop {
+  bridge: CairnBridge;
+  info: BackendInfo;
+}
+
+/** A backend to talk to, and the desktop host's view of it when there is one. */
+export interface ResolvedBackend {
+  backend: Backend;
+  desktop: Desktop | null;
+}
+
 const TOKEN_KEY = 'cairn.token';
 const URL_KEY = 'cairn.backend';
+
+/** Asks the host for its backend; the answer is checked, as anything crossing a boundary is. */
+export async function askBridge(bridge: CairnBridge): Promise<ResolvedBackend> {
+  const info = BackendInfo.parse(await bridge.getBackend());
+  return { backend: { url: info.url, token: info.token }, desktop: { bridge, info } };
+}
 
 /**
  * Finds the backend: the Electron bridge; else this page's own server with the token from the URL
  * fragment (kept in session storage and removed from the address bar) or from an earlier visit;
  * else a backend the user entered on the connection screen. Null when none is known yet.
  */
-export async function resolveBackend(win: Window = window): Promise<Backend | null> {
-  if (win.cairn) return win.cairn.getBackend();
+export async function resolveBackend(win: Window = window): Promise<ResolvedBackend | null> {
+  if (win.cairn) return askBridge(win.cairn);
   const fragment = new URLSearchParams(win.location.hash.replace(/^#/, ''));
   const fromFragment = fragment.get('token');
   if (fromFragment) {
@@ -39,7 +66,10 @@ export async function resolveBackend(win: Window = window): Promise<Backend | nu
   }
   const token = win.sessionStorage.getItem(TOKEN_KEY);
   if (!token) return null;
-  return { url: win.sessionStorage.getItem(URL_KEY) ?? win.location.origin, token };
+  return {
+    backend: { url: win.sessionStorage.getItem(URL_KEY) ?? win.location.origin, token },
+    desktop: null,
+  };
 }
 
 /** Remembers a backend entered by hand, for this browser tab only. */
@@ -52,4 +82,22 @@ export function rememberBackend(backend: Backend, win: Window = window): void {
 export function forgetBackend(win: Window = window): void {
   win.sessionStorage.removeItem(TOKEN_KEY);
   win.sessionStorage.removeItem(URL_KEY);
+}
+
+/**
+ * The message of an error the host rejected with. Electron wraps errors thrown in the main process as
+ * "Error invoking remote method '<channel>': Error: <message>"; a person needs only the message.
+ */
+export function bridgeErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^Error invoking remote method '[^']*': (?:[A-Za-z]*Error: )?/, '');
+}
+
+/** The host name a person knows the server by (no port), for "on <host>" labels. */
+export function backendHost(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return url;
+  }
 }

@@ -4,6 +4,11 @@ import type { Backend } from './http-client';
 /** 'rejected': the server refused the token (close 4401); retrying cannot help, a new token can. */
 export type StreamState = 'connecting' | 'open' | 'down' | 'rejected';
 
+/** The event socket of a backend: ws:// for http://, wss:// for https://. */
+export function socketUrl(base: string): string {
+  return `${base.replace(/\/+$/, '').replace(/^http/, 'ws')}/api/ws`;
+}
+
 interface Subscription {
   afterSeq: number;
   onEvent: (event: CairnEvent) => void;
@@ -74,8 +79,7 @@ export class EventStream {
   private connect(): void {
     if (this.closed) return;
     this.setState(this.attempt === 0 ? 'connecting' : 'down');
-    const url = `${this.backend.url.replace(/\/+$/, '').replace(/^http/, 'ws')}/api/ws`;
-    const socket = new this.WebSocketImpl(url);
+    const socket = new this.WebSocketImpl(socketUrl(this.backend.url));
     this.socket = socket;
     let authenticated = false;
     socket.onopen = () => socket.send(JSON.stringify({ type: 'authenticate', token: this.backend.token }));
@@ -97,6 +101,8 @@ export class EventStream {
         sub.onEvent(data.event);
       }
     };
+    // A failed connection is followed by a close event, which decides what happens next.
+    socket.onerror = () => undefined;
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;

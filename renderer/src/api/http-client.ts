@@ -142,6 +142,13 @@ export class CairnClient {
         credentials: 'omit',
       });
     } catch (error) {
+      if (await this.wasRedirected(error, path)) {
+        throw new ApiError(
+          0,
+          'redirect',
+          `The server at ${this.base} answered with a redirect. Cairn never follows redirects, so the token cannot be sent to another address: enter the server's final address instead.`,
+        );
+      }
       throw new ApiError(
         0,
         'network',
@@ -177,6 +184,26 @@ export class CairnClient {
       );
     }
     return parsed.data;
+  }
+
+  /**
+   * Whether a failed request failed because the answer was a redirect. Node's fetch says so in the
+   * error's cause; a browser only says "Failed to fetch", so ask again without the token and with
+   * `redirect: 'manual'`, which reports a redirect without following it.
+   */
+  private async wasRedirected(error: unknown, path: string): Promise<boolean> {
+    const cause = (error as { cause?: { message?: unknown } } | null)?.cause?.message;
+    if (typeof cause === 'string' && /redirect/i.test(cause)) return true;
+    try {
+      const answer = await this.fetchImpl(`${this.base}${path}`, {
+        method: 'GET',
+        redirect: 'manual',
+        credentials: 'omit',
+      });
+      return answer.type === 'opaqueredirect' || (answer.status >= 300 && answer.status < 400);
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Session } from '../../../sidecar/src/protocol';
-import { forgetBackend } from '../api/connection';
+import { backendHost, type Desktop, forgetBackend, type ResolvedBackend } from '../api/connection';
 import { EventStream, type StreamState } from '../api/event-stream';
 import { type Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
+import { BackendReconnector } from '../state/backend-reconnector';
 import { useAsync } from '../state/use-async';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
@@ -15,22 +16,64 @@ import { Sidebar } from './Sidebar';
 /** Set by Vite from package.json at build time. */
 export const APP_VERSION: string = __APP_VERSION__;
 
-/** The workspace: sidebar, the open session (or settings), banners and keyboard shortcuts. */
-export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect: () => void }) {
+export interface AppProps {
+  backend: Backend;
+  /** Inside the desktop app: the bridge and what it said about this backend; null in a browser. */
+  desktop: Desktop | null;
+  /** Leaves this backend: the connection screen in a browser, asking the host again in the desktop app. */
+  onDisconnect(): void;
+  /** The desktop host has another backend now (it restarted the sidecar): talk to that one. */
+  onBackendChanged(next: ResolvedBackend): void;
+  /** The desktop host gave up on its backend. */
+  onBackendLost(message: string): void;
+}
+
+/**
+ * The workspace: sidebar, the open session (or settings), banners and keyboard shortcuts. A new
+ * `backend` swaps the client and the event stream underneath while the view (selected session, settings)
+ * stays as it is.
+ */
+export function App({ backend, desktop, onDisconnect, onBackendChanged, onBackendLost }: AppProps) {
   const t = useT();
   const client = useMemo(() => new CairnClient(backend), [backend]);
   // Made in an effect, not during render, so React's double-invoked effects (StrictMode) get a live one.
-  const [stream, setStream] = useState<EventStream | null>(null);
+  // Kept with its backend, so a conversation never pairs the new client with the old stream.
+  const [live, setLive] = useState<{ backend: Backend; stream: EventStream } | null>(null);
   const [streamState, setStreamState] = useState<StreamState>('connecting');
   useEffect(() => {
     const created = new EventStream(backend);
-    setStream(created);
+    setLive({ backend, stream: created });
     const off = created.onState(setStreamState);
     return () => {
       off();
       created.close();
     };
   }, [backend]);
+  const stream = live?.backend === backend ? live.stream : null;
+
+  // In the desktop app, a stream that drops or is refused may mean a restarted sidecar: ask the host.
+  const [reconnecting, setReconnecting] = useState(false);
+  const reconnector = useRef<BackendReconnector | null>(null);
+  const bridge = desktop?.bridge ?? null;
+  useEffect(() => {
+    if (!stream || !bridge) return;
+    const created = new BackendReconnector({
+      bridge,
+      current: backend,
+      onChanged: (info) =>
+        onBackendChanged({ backend: { url: info.url, token: info.token }, desktop: { bridge, info } }),
+      onLost: onBackendLost,
+      onAsking: setReconnecting,
+    });
+    reconnector.current = created;
+    const off = stream.onState((state) => created.streamStateChanged(state));
+    return () => {
+      off();
+      created.dispose();
+      reconnector.current = null;
+      setReconnecting(false);
+    };
+  }, [stream, bridge, backend, onBackendChanged, onBackendLost]);
 
   const caps = useAsync(() => client.capabilities(), [client]);
   const projects = useAsync(() => client.listProjects().catch(() => []), [client]);
@@ -99,6 +142,9 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
     !models.value.env_overrides.key &&
     !models.value.models.some((m) => m.active && m.has_key);
   const showProjects = caps.value?.projects ?? false;
+  // Projects are folders on the machine that runs the sidecar: say which one when it is not this one.
+  const remote = desktop ? desktop.info.mode === 'remote' : caps.value?.mode === 'remote';
+  const remoteHost = remote ? backendHost(backend.url) : null;
   const activeModel = models.value?.models.find((m) => m.active) ?? null;
   const modelName = models.value?.env_overrides.model ?? activeModel?.name ?? null;
 
@@ -109,6 +155,7 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
         sessions={sessions.value ?? []}
         selectedId={selected}
         showProjects={showProjects}
+        remoteHost={remoteHost}
         onSelect={(id) => {
           setSelected(id);
           setView('chat');
@@ -131,20 +178,33 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
         onSettings={() => setView('settings')}
       />
       <main className="main">
-        {streamState === 'down' && (
+        {(streamState === 'down' || (streamState === 'rejected' && reconnecting)) && (
           <div className="banner banner-warning" role="status">
             {t('banner.disconnected')}{' '}
-            <button type="button" className="link-button" onClick={() => stream?.reconnectNow()}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                stream?.reconnectNow();
+                reconnector.current?.askNow();
+              }}
+            >
               {t('banner.reconnect')}
             </button>
           </div>
         )}
-        {streamState === 'rejected' && (
+        {streamState === 'rejected' && !reconnecting && (
           <div className="banner banner-danger" role="alert">
             {t('banner.tokenRejected')}{' '}
-            <button type="button" className="link-button" onClick={leave}>
-              {t('banner.enterToken')}
-            </button>
+            {desktop ? (
+              <button type="button" className="link-button" onClick={() => setView('settings')}>
+                {t('banner.openSettings')}
+              </button>
+            ) : (
+              <button type="button" className="link-button" onClick={leave}>
+                {t('banner.enterToken')}
+              </button>
+            )}
           </div>
         )}
         {noKey && view === 'chat' && (
@@ -166,24 +226,30 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
         {view === 'settings' ? (
           <SettingsPage
             client={client}
+            backend={backend}
+            desktop={desktop}
+            remote={remote}
             appVersion={APP_VERSION}
             onClose={() => {
               models.reload();
               setView('chat');
             }}
           />
-        ) : currentSession && stream ? (
-          <Conversation
-            key={currentSession.id}
-            client={client}
-            stream={stream}
-            session={currentSession}
-            streamState={streamState}
-            modelName={modelName}
-            onSessionChanged={() => sessions.reload()}
-            onOpenSettings={() => setView('settings')}
-            onTogglePanel={() => setPanelOpen((open) => !open)}
-          />
+        ) : currentSession ? (
+          // While the backend is being swapped there is no stream for one render; the session stays chosen.
+          stream && (
+            <Conversation
+              key={currentSession.id}
+              client={client}
+              stream={stream}
+              session={currentSession}
+              streamState={streamState}
+              modelName={modelName}
+              onSessionChanged={() => sessions.reload()}
+              onOpenSettings={() => setView('settings')}
+              onTogglePanel={() => setPanelOpen((open) => !open)}
+            />
+          )
         ) : (
           <EmptyState
             projects={showProjects ? (projects.value ?? []) : []}
@@ -202,7 +268,8 @@ export function App({ backend, onDisconnect }: { backend: Backend; onDisconnect:
       {openingProject && (
         <OpenProjectDialog
           client={client}
-          remote={caps.value?.mode === 'remote'}
+          remote={remote}
+          remoteHost={remoteHost}
           onClose={() => setOpeningProject(false)}
           onOpened={(project) => {
             setOpeningProject(false);

@@ -4,10 +4,15 @@ import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { messageOf } from '../state/session-controller';
 
-/** Opens a project: the native folder picker inside Electron, a server path in a browser. */
+/**
+ * Opens a project: the native folder picker when the desktop app runs its own sidecar; otherwise a path
+ * typed by hand, since the folder is on the machine that runs the server, which a picker here cannot see.
+ */
 export function OpenProjectDialog(props: {
   client: CairnClient;
   remote: boolean;
+  /** The server's host name when remote, so the dialog can say where the folder must be. */
+  remoteHost: string | null;
   onClose(): void;
   onOpened(project: Project): void;
 }) {
@@ -32,6 +37,8 @@ export function OpenProjectDialog(props: {
     const folder = await window.cairn?.pickFolder();
     if (folder) await open(folder);
   };
+  const usePicker = Boolean(window.cairn) && !props.remote;
+  const host = props.remoteHost;
 
   return (
     <div className="modal-backdrop">
@@ -47,14 +54,14 @@ export function OpenProjectDialog(props: {
         }}
       >
         <h2>{t('openProject.title')}</h2>
-        {window.cairn && !props.remote ? (
+        {usePicker ? (
           <button type="button" className="primary-button" onClick={() => void pick()}>
             {t('sidebar.openFolder')}
           </button>
         ) : (
           <>
             <label>
-              {t('openProject.pathLabel')}
+              {host ? t('openProject.pathLabelOnHost', { host }) : t('openProject.pathLabel')}
               <input
                 value={path}
                 onChange={(e) => setPath(e.target.value)}
@@ -64,7 +71,9 @@ export function OpenProjectDialog(props: {
                 autoFocus
               />
             </label>
-            <p className="muted">{t('openProject.hintRemote')}</p>
+            <p className="muted">
+              {host ? t('openProject.hintOnHost', { host }) : t('openProject.hintRemote')}
+            </p>
           </>
         )}
         {error && (
@@ -76,7 +85,7 @@ export function OpenProjectDialog(props: {
           <button type="button" onClick={props.onClose}>
             {t('openProject.cancel')}
           </button>
-          {!(window.cairn && !props.remote) && (
+          {!usePicker && (
             <button type="submit" className="primary-button" disabled={busy || !path.trim()}>
               {t('openProject.open')}
             </button>

@@ -1,20 +1,58 @@
-import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
-import type { CairnClient } from '../api/http-client';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import type { Desktop } from '../api/connection';
+import type { Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { AboutSection } from './settings/AboutSection';
+import { BackendSection } from './settings/BackendSection';
 import { LanguageSection } from './settings/LanguageSection';
 import { ModelsSection } from './settings/ModelsSection';
+import { TestBackendPage } from './settings/TestBackendPage';
 
-/** The settings page: models (with write-only API keys), language, and about. */
+/**
+ * The settings page: the backend (desktop app only), models (with write-only API keys), language, and
+ * about. With a remote backend it leads to the Test backend page, which does not exist otherwise.
+ */
 export function SettingsPage({
   client,
+  backend,
+  desktop = null,
+  remote = false,
   onClose,
   appVersion,
 }: {
   client: CairnClient;
+  /** The backend the app talks to, which Test backend checks. */
+  backend?: Backend;
+  desktop?: Desktop | null;
+  /** The backend is a remote server (desktop remote mode, or a browser on a remote server). */
+  remote?: boolean;
   onClose: () => void;
   appVersion: string;
 }) {
+  const [testing, setTesting] = useState(false);
+  const canTest = remote && backend !== undefined;
+  if (testing && canTest) return <TestBackendPage backend={backend} onBack={() => setTesting(false)} />;
+  return (
+    <SettingsMain
+      client={client}
+      backend={backend}
+      desktop={desktop}
+      onTest={canTest ? () => setTesting(true) : null}
+      onClose={onClose}
+      appVersion={appVersion}
+    />
+  );
+}
+
+function SettingsMain(props: {
+  client: CairnClient;
+  backend: Backend | undefined;
+  desktop: Desktop | null;
+  onTest: (() => void) | null;
+  onClose: () => void;
+  appVersion: string;
+}) {
+  const { client, desktop, onTest, onClose, appVersion } = props;
   const t = useT();
   const id = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -38,6 +76,24 @@ export function SettingsPage({
         </button>
       </header>
       <div className="settings-body">
+        {desktop ? (
+          <BackendSection desktop={desktop} onTest={onTest} />
+        ) : (
+          onTest &&
+          props.backend && (
+            // A browser on a remote server: no backend to choose, but the connection can be tested.
+            <section className="settings-section" aria-labelledby={`${id}-server`}>
+              <h2 id={`${id}-server`}>{t('backend.server.title')}</h2>
+              <p className="settings-description">
+                {t('backend.server.connected')}{' '}
+                <span className="settings-mono settings-break">{props.backend.url}</span>
+              </p>
+              <button type="button" className="settings-button" onClick={onTest}>
+                {t('backend.test')}
+              </button>
+            </section>
+          )
+        )}
         <ModelsSection client={client} />
         <LanguageSection />
         <AboutSection client={client} appVersion={appVersion} />

@@ -8,6 +8,8 @@ interface SidebarProps {
   sessions: Session[];
   selectedId: string | null;
   showProjects: boolean;
+  /** The server's host name when the backend is remote: projects are folders there. */
+  remoteHost: string | null;
   onSelect(id: string): void;
   onOpenProject(): void;
   onNewSession(projectId: string | null): void;
@@ -92,11 +94,26 @@ export function Sidebar(props: SidebarProps) {
               {t('sidebar.openFolder')}
             </button>
           </header>
+          {props.remoteHost && (
+            <p className="remote-marker" title={t('sidebar.remoteHint', { host: props.remoteHost })}>
+              <span aria-hidden="true" className="remote-marker-icon">
+                ⇄
+              </span>
+              {t('sidebar.onHost', { host: props.remoteHost })}
+            </p>
+          )}
           <ul className="project-list">
             {props.projects.map((project) => (
               <li key={project.id} className="project">
                 <div className="project-row">
-                  <span className="project-name" title={project.path}>
+                  <span
+                    className="project-name"
+                    title={
+                      props.remoteHost
+                        ? t('sidebar.projectOnHost', { path: project.path, host: props.remoteHost })
+                        : project.path
+                    }
+                  >
                     {project.name}
                   </span>
                   <button

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MarkdownView } from '../../src/components/MarkdownView';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { fakeBridge, LOCAL_INFO } from '../support/fake-bridge';
 
 function renderIn(node: ReactNode, locale: Locale = 'en') {
   return render(<I18nProvider locale={locale}>{node}</I18nProvider>);
@@ -108,13 +109,9 @@ describe('MarkdownView', () => {
   });
 
   it('hands link clicks to the Electron bridge when there is one', () => {
-    const openExternal = vi.fn((_url: string) => Promise.resolve());
-    window.cairn = {
-      openExternal,
-      getBackend: () => Promise.resolve({ url: 'http://x', token: 't', mode: 'local' }),
-      pickFolder: () => Promise.resolve(null),
-      appVersion: () => Promise.resolve('0'),
-    };
+    const { bridge } = fakeBridge(LOCAL_INFO);
+    const openExternal = bridge.openExternal;
+    window.cairn = bridge;
     renderIn(<MarkdownView text={'[site](https://example.com/)'} />);
     const notPrevented = fireEvent.click(screen.getByRole('link', { name: 'site' }));
     expect(notPrevented).toBe(false);

@@ -12,8 +12,10 @@ import {
   type TurnStatus,
   WsServerMessage,
 } from '../protocol';
+import { isLoopbackHost } from '../server/loopback';
 import { Deferred } from './deferred';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
+import { UsageError } from './usage';
 
 export interface RemoteRunOptions {
   serverUrl: string;
@@ -32,6 +34,19 @@ export class RemoteTurnDriver implements TurnDriver {
 
   constructor(private readonly options: RemoteRunOptions) {
     this.base = options.serverUrl.replace(/\/+$/, '');
+    let url: URL;
+    try {
+      url = new URL(this.base);
+    } catch {
+      throw new UsageError(`--server must be an http(s) URL (got "${options.serverUrl}").`);
+    }
+    // The token travels in every request: only over TLS, unless it never leaves this machine.
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      throw new UsageError(
+        `Refusing to send the token over plain http to ${url.host}: use an https:// address ` +
+          '(plain http is only for a server on this machine, e.g. http://127.0.0.1:8765).',
+      );
+    }
   }
 
   async start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }> {
@@ -83,7 +98,8 @@ export class RemoteTurnDriver implements TurnDriver {
   ): Promise<void> {
     const url = `${this.base.replace(/^http/, 'ws')}/api/ws`;
     return new Promise<void>((resolve, reject) => {
-      const socket = new WebSocket(url);
+      // No redirects: the token goes in the first message, and only to the address given.
+      const socket = new WebSocket(url, { followRedirects: false });
       this.socket = socket;
       socket.on('open', () =>
         socket.send(JSON.stringify({ type: 'authenticate', token: this.options.token })),
@@ -145,12 +161,22 @@ export class RemoteTurnDriver implements TurnDriver {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'error',
+        // Never follow: the next request would carry the token to wherever the redirect points.
+        redirect: 'manual',
       });
     } catch (error) {
       throw new CairnError(
         'internal',
-        `Cannot reach the Cairn server at ${this.base}: ${(error as Error).message}`,
+        `Cannot reach the Cairn server at ${this.base}: ${fetchFailure(error)}`,
+      );
+    }
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel();
+      const to = redirectTarget(response.headers.get('location'), this.base);
+      throw new CairnError(
+        'bad_request',
+        `${this.base} answered ${method} ${route} with a redirect${to ? ` to ${to}` : ''}. Cairn does not ` +
+          'follow redirects, so the token goes only to the address given: use the final address as --server.',
       );
     }
     const text = await response.text();
@@ -161,5 +187,23 @@ export class RemoteTurnDriver implements TurnDriver {
       throw new CairnError('bad_request', `The server refused ${method} ${route}: ${message}`);
     }
     return json as T;
+  }
+}
+
+/** fetch's own message is just "fetch failed"; the cause says why (refused, a certificate, a reset). */
+function fetchFailure(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } }).cause;
+  const detail = typeof cause?.message === 'string' ? cause.message : null;
+  const message = error instanceof Error ? error.message : String(error);
+  return detail ? `${message} (${detail})` : message;
+}
+
+/** Where a redirect points, as scheme://host only (its path could hold anything). */
+function redirectTarget(location: string | null, base: string): string | null {
+  if (!location) return null;
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return null;
   }
 }

@@ -1,10 +1,21 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/data-dir';
+import { VERSION } from '../config/version';
+import { SidecarMessage } from '../protocol/host';
 import { isLoopbackHost } from '../server/loopback';
 import { startServer } from '../server/start-server';
+import { loadTlsCredentials, type TlsCredentials } from '../server/tls-options';
+import { openParentChannel } from './parent-channel';
+import { MIN_REMOTE_TOKEN_LENGTH, parseAllowedHosts, parseAllowedOrigins } from './serve-options';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+
+/**
+ * How long an Electron utility process may linger after a graceful stop: its parentPort may keep the
+ * event loop alive, and the host is waiting for the exit. Unref'd, so it never delays a clean exit.
+ */
+const PARENT_PORT_EXIT_GRACE_MS = 2000;
 
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -13,27 +24,84 @@ export async function serveCommand(args: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '8765' },
       'data-dir': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'behind-tls-proxy': { type: 'boolean', default: false },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
+      'parent-ipc': { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
   });
   const host = values.host;
-  if (!isLoopbackHost(host)) {
-    throw new UsageError(
-      `Binding ${host} would expose Cairn beyond this machine, which needs TLS; this version serves loopback only (127.0.0.1, ::1, localhost).`,
-    );
-  }
   const port = parseIntFlag('port', values.port) ?? 8765;
   if (port > 65535) throw new UsageError('--port must be between 0 and 65535.');
-  const running = await startServer({ dataDir: resolveDataDir(values['data-dir']), host, port });
+  const allowedHosts = parseAllowedHosts(values['allowed-hosts']);
+  const allowedOrigins = parseAllowedOrigins(values['allowed-origins']);
+  const certFile = values['tls-cert'];
+  const keyFile = values['tls-key'];
+  const behindTlsProxy = values['behind-tls-proxy'];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new UsageError('--tls-cert FILE and --tls-key FILE go together: give both, or neither.');
+  }
+  const servesTls = certFile !== undefined;
+  if (servesTls && behindTlsProxy) {
+    throw new UsageError(
+      'Give either --tls-cert/--tls-key (Cairn serves HTTPS) or --behind-tls-proxy (a proxy does), not both.',
+    );
+  }
+  const remote = !isLoopbackHost(host) || servesTls || behindTlsProxy;
+  if (!isLoopbackHost(host) && !servesTls && !behindTlsProxy) {
+    throw new UsageError(
+      `Binding ${host} would expose Cairn beyond this machine, and its token must not travel in the clear. ` +
+        'Either serve HTTPS with --tls-cert FILE --tls-key FILE, or put a TLS-terminating proxy in front ' +
+        'and add --behind-tls-proxy. To stay on this machine, bind 127.0.0.1.',
+    );
+  }
+  const envToken = process.env.CAIRN_TOKEN?.trim();
+  if (remote && envToken && envToken.length < MIN_REMOTE_TOKEN_LENGTH) {
+    throw new UsageError(
+      `For remote use CAIRN_TOKEN must be at least ${MIN_REMOTE_TOKEN_LENGTH} characters (e.g. from ` +
+        '`openssl rand -base64 32`), or unset it to use the generated token in the data directory.',
+    );
+  }
+  if (values['parent-ipc'] && !envToken) {
+    throw new UsageError('--parent-ipc expects the host to pass the token in CAIRN_TOKEN.');
+  }
+  // Before the server takes the data directory: a wrong flag or file leaves nothing behind.
+  const parent = values['parent-ipc'] ? openParentChannel() : null;
+  const tls: TlsCredentials | null = servesTls ? loadTlsCredentials(certFile, keyFile!) : null;
+  if (allowedHosts.length === 0 && /^(0\.0\.0\.0|::|\[::\])$/.test(host)) {
+    process.stderr.write(
+      `cairn: no --allowed-hosts: requests are answered only when addressed to a loopback name. ` +
+        'Add the name clients use, e.g. --allowed-hosts cairn.example.com.\n',
+    );
+  }
+
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer({
+      dataDir: resolveDataDir(values['data-dir']),
+      host,
+      port,
+      allowedHosts,
+      allowedOrigins,
+      tls,
+      behindTlsProxy,
+    });
+  } catch (error) {
+    parent?.close();
+    throw error;
+  }
 
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: string) => {
+    const stop = (reason: string) => {
       // A second signal (a terminal and a wrapper both sending one) must not cut the shutdown short.
       if (stopping) return;
       stopping = true;
-      process.stderr.write(`\n${signal}: stopping Cairn…\n`);
+      process.stderr.write(`\n${reason}: stopping Cairn…\n`);
       running.stop().then(
         () => resolve(EXIT.ok),
         (error: unknown) => {
@@ -44,8 +112,27 @@ export async function serveCommand(args: string[]): Promise<number> {
     };
     // SIGHUP: the terminal closed; SIGBREAK: Ctrl+Break on Windows, which has no SIGTERM.
     for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
+    parent?.onMessage((message) => {
+      if (message.type === 'shutdown') stop('the host asked to shut down');
+    });
+    // The host died: nobody is left to use this server or to stop it.
+    parent?.onDisconnect(() => stop('the host went away'));
   });
-  // Only now: whoever waits for this line may signal at once, and must find the handlers in place.
-  process.stdout.write(`Cairn ${running.url} is ready. Open in a browser:\n${running.browserUrl}\n`);
-  return stopped;
+  // Only now: whoever waits for this line or message may stop us at once, and must find the handlers.
+  if (parent) {
+    // Nothing on stdout: the host keeps the output for diagnostics, and the line holds the token.
+    parent.send(
+      SidecarMessage.parse({ type: 'ready', port: running.port, version: VERSION, pid: process.pid }),
+    );
+  } else {
+    const how = behindTlsProxy ? ' (TLS ends at the proxy in front)' : '';
+    process.stdout.write(`Cairn ${running.url} is ready${how}. Open in a browser:\n${running.browserUrl}\n`);
+  }
+  const code = await stopped;
+  if (parent) {
+    parent.close();
+    if (parent.kind === 'parent-port')
+      setTimeout(() => process.exit(code), PARENT_PORT_EXIT_GRACE_MS).unref();
+  }
+  return code;
 }

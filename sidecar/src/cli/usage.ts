@@ -4,6 +4,8 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, question: 3, interrupted: 130 
 
 export const USAGE = `Usage:
   cairn serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
+              [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
+              [--allowed-hosts NAME,…] [--allowed-origins https://HOST[:PORT],…] [--parent-ipc]
   cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--data-dir DIR] [--server URL]
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
@@ -11,6 +13,11 @@ export const USAGE = `Usage:
   cairn config model activate ID|NAME [--data-dir DIR]
   cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
   cairn --version
+
+Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
+--behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;
+--allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
+--parent-ipc: started by the desktop app, which passes CAIRN_TOKEN and gets the port in a message.
 
 Environment: CAIRN_DATA_DIR, CAIRN_TOKEN, CAIRN_ANTHROPIC_API_KEY, CAIRN_ANTHROPIC_BASE_URL, CAIRN_MODEL,
 CAIRN_CONVERSATION_ONLY. See README.md.`;

@@ -3,7 +3,13 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CairnError } from '../errors';
-import { isHostAllowed, isOriginAllowed, isTokenValid, type RequestPolicyOptions } from './request-policy';
+import {
+  isHostAllowed,
+  isLoopbackHostHeader,
+  isOriginAllowed,
+  isTokenValid,
+  type RequestPolicyOptions,
+} from './request-policy';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { registerModelRoutes } from './routes/model-routes';
 import { registerProjectRoutes } from './routes/project-routes';
@@ -11,6 +17,7 @@ import { registerQuestionRoutes } from './routes/question-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerTurnRoutes } from './routes/turn-routes';
 import type { ServerContext } from './server-context';
+import type { TlsCredentials } from './tls-options';
 import { WsHub } from './ws-hub';
 
 export interface CairnServerOptions extends ServerContext, RequestPolicyOptions {
@@ -19,7 +26,10 @@ export interface CairnServerOptions extends ServerContext, RequestPolicyOptions 
   wsAuthTimeoutMs: number;
   /** The built renderer, served as public static files; null when not built. */
   staticDir: string | null;
-  https: boolean;
+  /** Serve HTTPS with these; null for plain HTTP. */
+  tls: TlsCredentials | null;
+  /** TLS ends at a proxy in front of this server, so the page's own origin is https. */
+  behindTlsProxy: boolean;
 }
 
 export interface CairnServer {
@@ -33,6 +43,7 @@ const PUBLIC_API = new Set(['/api/health']);
 
 export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
   const app = Fastify({
+    https: options.tls ? { cert: options.tls.cert, key: options.tls.key } : null,
     logger: false,
     bodyLimit: 10 * 1024 * 1024,
     exposeHeadRoutes: false,
@@ -40,9 +51,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
     frameworkErrors: (error, req, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       if (!isHostAllowed(req.headers.host, options)) {
-        return reply.code(403).send({
-          error: { code: 'forbidden', message: `Host "${req.headers.host ?? ''}" is not allowed.` },
-        });
+        return reply.code(403).send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host) } });
       }
       return reply.code(400).send({ error: { code: 'bad_request', message: error.message } });
     },
@@ -80,6 +89,8 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
     if (!req.url.startsWith('/api/')) reply.header('content-security-policy', PAGE_CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
+    // Browsers that reached this name over HTTPS keep to it; only sent where TLS really ends here.
+    if (options.tls) reply.header('strict-transport-security', 'max-age=31536000');
     return payload;
   });
 
@@ -113,12 +124,19 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
 async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnServerOptions): Promise<void> {
   const host = req.headers.host;
   if (!isHostAllowed(host, options)) {
-    return void reply
-      .code(403)
-      .send({ error: { code: 'forbidden', message: `Host "${host ?? ''}" is not allowed.` } });
+    return void reply.code(403).send({ error: { code: 'forbidden', message: hostRefusal(host) } });
+  }
+  // A proxy that also forwards plain http would let the page and its token travel in the clear.
+  if (options.behindTlsProxy && !isLoopbackHostHeader(host) && forwardedProto(req) === 'http') {
+    return void reply.code(403).send({
+      error: {
+        code: 'forbidden',
+        message: 'This server takes requests over HTTPS only: open it with https://.',
+      },
+    });
   }
   const origin = req.headers.origin;
-  if (!isOriginAllowed(origin, host, options.https ? 'https' : 'http', options)) {
+  if (!isOriginAllowed(origin, host, pageSchemes(host, options), options)) {
     return void reply
       .code(403)
       .send({ error: { code: 'forbidden', message: `Origin "${origin}" is not allowed.` } });
@@ -145,6 +163,27 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
       },
     });
   }
+}
+
+/**
+ * The schemes the served page can have been loaded over: https where TLS ends here or at a proxy; plain
+ * http without TLS here, and behind a proxy also for a loopback Host (someone on the server going
+ * around the proxy).
+ */
+function pageSchemes(host: string | undefined, options: CairnServerOptions): ('http' | 'https')[] {
+  if (options.tls) return ['https'];
+  if (options.behindTlsProxy) return isLoopbackHostHeader(host) ? ['https', 'http'] : ['https'];
+  return ['http'];
+}
+
+function forwardedProto(req: FastifyRequest): string | undefined {
+  const value = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0];
+  return first?.trim().toLowerCase();
+}
+
+function hostRefusal(host: string | undefined): string {
+  return `Host "${host ?? ''}" is not allowed. If this is the name clients use, start cairn serve with --allowed-hosts NAME.`;
 }
 
 function sendError(reply: FastifyReply, error: unknown, options: CairnServerOptions): FastifyReply {

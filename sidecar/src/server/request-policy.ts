@@ -28,16 +28,23 @@ export function isHostAllowed(hostHeader: string | undefined, options: RequestPo
   return LOOPBACK_HOSTS.includes(name) || options.allowedHosts.map((h) => h.toLowerCase()).includes(name);
 }
 
-/** Absent, the app's origin, the served page's own origin, or one configured explicitly. */
+export function isLoopbackHostHeader(hostHeader: string | undefined): boolean {
+  return hostHeader !== undefined && LOOPBACK_HOSTS.includes(hostName(hostHeader));
+}
+
+/**
+ * Absent, the app's origin, the served page's own origin (`scheme://Host` for each scheme the page can
+ * have been loaded over), or one configured explicitly.
+ */
 export function isOriginAllowed(
   origin: string | undefined,
   hostHeader: string | undefined,
-  scheme: 'http' | 'https',
+  pageSchemes: readonly ('http' | 'https')[],
   options: RequestPolicyOptions,
 ): boolean {
   if (origin === undefined) return true;
   if (origin === APP_ORIGIN) return true;
-  if (hostHeader && origin === `${scheme}://${hostHeader}`) return true;
+  if (hostHeader && pageSchemes.some((scheme) => origin === `${scheme}://${hostHeader}`)) return true;
   return options.allowedOrigins.includes(origin);
 }
 

@@ -4,7 +4,9 @@ import { envInt } from '../config/env-flags';
 import { VERSION } from '../config/version';
 import type { Keychain } from '../secrets/keychain';
 import { buildServer, type CairnServer } from './app';
+import { isLoopbackHost } from './loopback';
 import { resolveServerToken } from './server-token';
+import type { TlsCredentials } from './tls-options';
 
 export interface StartServerOptions {
   dataDir: string;
@@ -13,16 +15,25 @@ export interface StartServerOptions {
   env?: NodeJS.ProcessEnv;
   keychain?: Keychain;
   staticDir?: string | null;
+  /** Host names (no port) accepted besides loopback ones. */
   allowedHosts?: string[];
+  /** Origins (`scheme://host[:port]`) accepted besides the app's and the served page's own. */
   allowedOrigins?: string[];
+  /** Serve HTTPS with this certificate and key (see loadTlsCredentials). */
+  tls?: TlsCredentials | null;
+  /** TLS ends at a proxy in front: the page's origin is https, and the server counts as remote. */
+  behindTlsProxy?: boolean;
 }
 
 export interface RunningServer {
+  /** Where this server answers: the listening port, with a host name it accepts. */
   url: string;
   /** The URL to open in a browser: the token travels in the fragment, never to a server. */
   browserUrl: string;
   port: number;
   token: string;
+  /** 'remote' when started for use from other machines: a non-loopback bind, TLS, or a TLS proxy. */
+  mode: 'local' | 'remote';
   core: SidecarCore;
   server: CairnServer;
   stop(): Promise<void>;
@@ -38,6 +49,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     env,
     keychain: options.keychain,
   });
+  const tls = options.tls ?? null;
+  const behindTlsProxy = options.behindTlsProxy ?? false;
+  const allowedHosts = [...(options.allowedHosts ?? []), ...boundHostName(options.host)];
+  const mode = !isLoopbackHost(options.host) || tls || behindTlsProxy ? 'remote' : 'local';
   try {
     const token = resolveServerToken(options.dataDir, env);
     const server = await buildServer({
@@ -48,27 +63,30 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       version: VERSION,
       dataDir: options.dataDir,
       conversationOnly: core.conversationOnly,
-      mode: 'local',
+      mode,
       env,
       token,
-      allowedHosts: options.allowedHosts ?? [],
+      allowedHosts,
       allowedOrigins: options.allowedOrigins ?? [],
       wsAuthTimeoutMs: envInt(env.CAIRN_WS_AUTH_TIMEOUT_MS, 5000),
       staticDir: options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir,
-      https: false,
+      tls,
+      behindTlsProxy,
     });
     await server.app.listen({ host: options.host, port: options.port });
     const address = server.app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
-    const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
-    const url = `http://${hostForUrl}:${port}`;
-    core.logger.info('server listening', { url });
+    const url = `${tls ? 'https' : 'http'}://${urlHost(options.host, allowedHosts)}:${port}`;
+    // Behind a proxy, browsers come through the proxy's own address (https, its port), not ours.
+    const pageUrl = behindTlsProxy && allowedHosts[0] ? `https://${allowedHosts[0]}` : url;
+    core.logger.info('server listening', { url, mode });
     let stopping: Promise<void> | null = null;
     return {
       url,
-      browserUrl: `${url}/#token=${token}`,
+      browserUrl: `${pageUrl}/#token=${token}`,
       port,
       token,
+      mode,
       core,
       server,
       stop() {
@@ -84,4 +102,26 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await core.close();
     throw error;
   }
+}
+
+/**
+ * A specific bind address is a name clients use, so it is accepted as Host (a DNS-rebinding page would
+ * send its own name, never this one); 0.0.0.0 and :: name no host, and loopback names are always accepted.
+ */
+function boundHostName(bindHost: string): string[] {
+  const bare = bindHost.toLowerCase().replace(/^\[|\]$/g, '');
+  if (isLoopbackHost(bare) || bare === '0.0.0.0' || bare === '::') return [];
+  return [bare.includes(':') ? `[${bare}]` : bare];
+}
+
+/**
+ * A host name for this server's URL that it also accepts as Host: the bind address when it is loopback,
+ * else the first allowed name (0.0.0.0 itself is no name), else the loopback address.
+ */
+function urlHost(bindHost: string, allowedHosts: string[]): string {
+  const name = isLoopbackHost(bindHost) ? bindHost : (allowedHosts[0] ?? bindHost);
+  const bare = name.replace(/^\[|\]$/g, '');
+  if (bare === '0.0.0.0') return '127.0.0.1';
+  if (bare === '::') return '[::1]';
+  return bare.includes(':') ? `[${bare}]` : bare;
 }

@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import {
+  SIDECAR_EXEC_ARGV,
+  sidecarBaseEnv,
+  sidecarEnv,
+  sidecarExecArgv,
+} from '../../src/sidecar/sidecar-env';
+
+describe('sidecarEnv', () => {
+  const base: NodeJS.ProcessEnv = {
+    HOME: '/Users/someone',
+    PATH: '/usr/bin:/bin:/usr/sbin:/sbin',
+    ELECTRON_RUN_AS_NODE: '1',
+    ELECTRON_NO_ATTACH_CONSOLE: 'true',
+    NODE_OPTIONS: '--require /tmp/evil.js',
+    CAIRN_TOKEN: 'inherited',
+    CAIRN_BACKEND_TOKEN: 'remote-backend-secret',
+    CAIRN_BACKEND_URL: 'https://cairn.example.com',
+    CAIRN_ANTHROPIC_API_KEY: 'sk-ant-kept-for-the-model',
+    no_proxy: 'corp.internal,localhost',
+    UNSET: undefined,
+  };
+
+  it('drops host-only variables, merges PATH login-first, adds loopback to NO_PROXY, sets token and data dir', () => {
+    const env = sidecarEnv(base, {
+      loginPath: '/opt/homebrew/bin:/Users/someone/.local/bin:/usr/bin:/bin',
+      platform: 'darwin',
+      token: 'fresh-token',
+      dataDir: '/Users/someone/.cairn',
+    });
+    expect(env).toEqual({
+      HOME: '/Users/someone',
+      PATH: '/opt/homebrew/bin:/Users/someone/.local/bin:/usr/bin:/bin:/usr/sbin:/sbin',
+      CAIRN_ANTHROPIC_API_KEY: 'sk-ant-kept-for-the-model',
+      NO_PROXY: 'corp.internal,localhost,127.0.0.1,::1',
+      no_proxy: 'corp.internal,localhost,127.0.0.1,::1',
+      CAIRN_TOKEN: 'fresh-token',
+      CAIRN_DATA_DIR: '/Users/someone/.cairn',
+    });
+  });
+
+  it('keeps the inherited PATH without a login PATH, and gives the same result when applied twice', () => {
+    const once = sidecarBaseEnv(base, { loginPath: '/opt/tools/bin:/usr/bin', platform: 'linux' });
+    const twice = sidecarBaseEnv(once, { loginPath: null, platform: 'linux' });
+    expect(twice).toEqual(once);
+    expect(sidecarBaseEnv({ PATH: '/usr/bin' }, { loginPath: null, platform: 'linux' }).PATH).toBe(
+      '/usr/bin',
+    );
+    expect(sidecarBaseEnv({}, { loginPath: null, platform: 'linux' })).toEqual({
+      PATH: '',
+      NO_PROXY: '127.0.0.1,localhost,::1',
+      no_proxy: '127.0.0.1,localhost,::1',
+    });
+  });
+
+  it('on Windows keeps the Path spelling, uses ; and sets NO_PROXY once', () => {
+    const env = sidecarBaseEnv(
+      { Path: 'C:\\Windows\\system32;C:\\Windows;c:\\windows\\SYSTEM32', No_Proxy: '.corp' },
+      { loginPath: null, platform: 'win32' },
+    );
+    expect(env).toEqual({
+      Path: 'C:\\Windows\\system32;C:\\Windows',
+      NO_PROXY: '.corp,127.0.0.1,localhost,::1',
+    });
+  });
+});
+
+describe('sidecarExecArgv', () => {
+  it('passes --use-system-ca only to a Node that knows it', () => {
+    expect(SIDECAR_EXEC_ARGV).toEqual(['--use-system-ca']);
+    const table: [string, string[]][] = [
+      ['20.19.0', []],
+      ['v22.14.0', []],
+      ['22.15.0', ['--use-system-ca']],
+      ['23.8.0', []],
+      ['23.9.0', ['--use-system-ca']],
+      ['24.11.1', ['--use-system-ca']],
+    ];
+    for (const [version, expected] of table) expect(sidecarExecArgv(version), version).toEqual(expected);
+  });
+
+  it('chooses flags this very Node starts with, where the plain flag would stop an older Node', () => {
+    const chosen = spawnSync(process.execPath, [...sidecarExecArgv(process.versions.node), '-e', '0']);
+    expect(chosen.status).toBe(0);
+    const plain = spawnSync(process.execPath, [...SIDECAR_EXEC_ARGV, '-e', '0'], { encoding: 'utf8' });
+    if (sidecarExecArgv(process.versions.node).length === 0) {
+      expect(plain.status).not.toBe(0);
+      expect(plain.stderr).toContain('--use-system-ca');
+    } else {
+      expect(plain.status).toBe(0);
+    }
+  });
+});
