@@ -11,14 +11,12 @@ export class RemoteBackendError extends Error {
 
 const MAX_URL_LENGTH = 2048;
 
-/** Loopback names, where plain http stays on this machine: 127.0.0.0/8, ::1, localhost. */
+/**
+ * The loopback names where plain http is allowed: it stays on this machine. Only these three,
+ * because the window's CSP (renderer/index.html, app-protocol.ts) lets the UI connect to them alone.
+ */
 export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
-  const octets = host.split('.');
-  return (
-    octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
-  );
+  return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname.toLowerCase());
 }
 
 /**

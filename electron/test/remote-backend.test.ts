@@ -14,7 +14,6 @@ describe('validateRemoteUrl', () => {
     ['https://cairn.example.com:8443/team/cairn/', 'https://cairn.example.com:8443/team/cairn'],
     ['https://10.0.0.5:8765', 'https://10.0.0.5:8765'],
     ['http://127.0.0.1:8765', 'http://127.0.0.1:8765'],
-    ['http://127.1.2.3:8765/', 'http://127.1.2.3:8765'],
     ['http://localhost:8765', 'http://localhost:8765'],
     ['http://LOCALHOST:8765', 'http://localhost:8765'],
     ['http://[::1]:8765', 'http://[::1]:8765'],
@@ -49,8 +48,8 @@ describe('validateRemoteUrl', () => {
     expect(() => validateRemoteUrl(raw)).toThrow(message);
   });
 
-  it('knows loopback names only', () => {
-    for (const host of ['127.0.0.1', '127.255.255.254', 'localhost', '[::1]'])
+  it('knows the loopback names the window may reach over http, and only those', () => {
+    for (const host of ['127.0.0.1', 'localhost', 'LocalHost', '[::1]'])
       expect(isLoopbackHostname(host)).toBe(true);
     for (const host of [
       '127.0.0',
@@ -59,6 +58,7 @@ describe('validateRemoteUrl', () => {
       '[::]',
       'localhost.localdomain',
       '127.0.0.256',
+      '127.1.2.3',
     ]) {
       expect(isLoopbackHostname(host)).toBe(false);
     }

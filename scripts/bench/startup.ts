@@ -58,37 +58,44 @@ export async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** (a) `cairn serve` from spawn to its ready line, against a Node process that prints a line at once. */
+/**
+ * (a) `cairn serve` from spawn to its ready line, against a Node process that prints a line at once:
+ * from the TypeScript sources (tsx, as `npm run serve` runs it) and from the bundle the desktop app ships.
+ */
 export async function benchStartup(model: ModelServer, repoRoot: string, runs: number): Promise<Row[]> {
   const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
-  const sidecar = () =>
+  const serve = (entry: string) => () =>
     timeToReady(
-      ['sidecar/bin/cairn.mjs', 'serve', '--port', '0', '--data-dir', tempDir('serve')],
+      [entry, 'serve', '--port', '0', '--data-dir', tempDir('serve')],
       /Cairn http:\/\/127\.0\.0\.1:\d+ is ready/,
       env,
       repoRoot,
     );
+  const subjects = [
+    { what: 'cairn serve --port 0 → ready line (sources via tsx)', run: serve('sidecar/bin/cairn.mjs') },
+    { what: 'the same from the bundle (dist/sidecar/cairn.mjs)', run: serve('dist/sidecar/cairn.mjs') },
+  ];
   const reference = () => timeToReady(['-e', "process.stdout.write('ready\\n')"], /ready\n/, env, repoRoot);
 
   // One of each first, unmeasured: it warms the file cache and the tsx transform cache.
   await reference();
-  await sidecar();
-  const subject: number[] = [];
+  for (const subject of subjects) await subject.run();
+  const times = subjects.map(() => [] as number[]);
   const baseline: number[] = [];
   for (let i = 0; i < runs; i++) {
     baseline.push(await reference());
-    subject.push(await sidecar());
+    for (const [index, subject] of subjects.entries()) times[index]!.push(await subject.run());
   }
-  const s = median(subject);
   const r = median(baseline);
-  return [
-    {
+  return subjects.map((subject, index) => {
+    const s = median(times[index]!);
+    return {
       section: `(a) start to ready, median of ${runs} (fresh data dir each run)`,
-      what: 'cairn serve --port 0 → ready line',
+      what: subject.what,
       value: ms(s, 0),
       reference: ms(r, 0),
       ratio: ratio(s, r),
-      note: `reference: node -e "process.stdout.write('ready\\n')"; runs ${subject.map((v) => v.toFixed(0)).join('/')} ms`,
-    },
-  ];
+      note: `reference: node -e "process.stdout.write('ready\\n')"; runs ${times[index]!.map((v) => v.toFixed(0)).join('/')} ms`,
+    };
+  });
 }

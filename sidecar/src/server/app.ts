@@ -39,7 +39,8 @@ export interface CairnServer {
   routes: { method: string; url: string }[];
 }
 
-const PUBLIC_API = new Set(['/api/health']);
+/** Routes anyone may call: the health check and the UI's static files (the page, scripts, styles). */
+const PUBLIC_ROUTES = new Set(['/api/health', '/', '/*']);
 
 export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
   const app = Fastify({
@@ -151,10 +152,14 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
     reply.header('access-control-max-age', '600');
     return void reply.code(204).send();
   }
-  const path = req.url.split('?')[0]!;
-  if (!path.startsWith('/api/') || PUBLIC_API.has(path)) return;
+  // Decided by the route the router matched, never by how the client spelled the path: `/%61pi/…` or an
+  // absolute-form target reach the same handlers as `/api/…`. Unmatched requests get the not-found
+  // handler, which holds no data (an unknown /api/ path still asks for the token first, so that it does
+  // not reveal which routes exist); every matched route needs the token unless it is listed as public.
+  const route = req.routeOptions.url;
+  if (route === undefined ? !req.url.startsWith('/api/') : PUBLIC_ROUTES.has(route)) return;
   // A WebSocket authenticates with its first message (a browser cannot set headers on it).
-  if (path === '/api/ws' && req.ws) return;
+  if (route === '/api/ws' && req.ws) return;
   if (!isTokenValid(req.headers.authorization, options.token)) {
     return void reply.code(401).send({
       error: {

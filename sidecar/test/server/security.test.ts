@@ -119,6 +119,33 @@ describe('HTTP authentication', () => {
     expectUnauthorized(await send(h, 'GET', '/api/no-such-route'), 'unknown route');
   });
 
+  it('asks for the token however the path is spelled: percent-encoded or in absolute form', async () => {
+    // The router decodes paths and takes absolute-form targets; the guard must see what the router sees.
+    for (const [method, path] of [
+      ['GET', '/%61pi/projects'],
+      ['GET', '/a%70i/capabilities'],
+      ['GET', '/%61%70%69/models'],
+      ['GET', '/api/%70rojects'],
+      ['POST', '/%61pi/projects'],
+      ['GET', `http://127.0.0.1:${h.server.port}/api/projects`],
+      ['GET', '/api/sessions/../projects'],
+      ['GET', '//api/projects'],
+    ] as const) {
+      const res = await send(
+        h,
+        method,
+        path,
+        method === 'POST' ? { 'content-type': 'application/json' } : {},
+        method === 'POST' ? JSON.stringify({ path: h.projectDir }) : undefined,
+      );
+      expect(res.status, `${method} ${path}`).not.toBe(200);
+      expect(res.status, `${method} ${path}`).not.toBe(201);
+      if (res.status !== 404) expectUnauthorized(res, `${method} ${path}`);
+    }
+    const projects = await send(h, 'GET', '/api/projects', { authorization: `Bearer ${h.server.token}` });
+    expect(json<{ projects: unknown[] }>(projects).projects).toEqual([]);
+  });
+
   it('accepts only the exact bearer token', async () => {
     const token = h.server.token;
     const bad: Record<string, string> = {
