@@ -32,8 +32,8 @@ if (process.platform !== target.platform) {
   process.exit(1);
 }
 
-function run(command, args) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
   if (result.error) console.error(`package: ${command}: ${result.error.message}`);
   return result.status ?? 1;
 }
@@ -41,8 +41,10 @@ function run(command, args) {
 function npm(args) {
   // Under `npm run`, npm_execpath is npm's own script; run it with this Node (no shell needed on Windows).
   const npmCli = process.env.npm_execpath;
-  if (npmCli?.endsWith('.js')) return run(process.execPath, [npmCli, ...args]);
-  return run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args);
+  if (npmCli && /\.[cm]?js$/.test(npmCli)) return run(process.execPath, [npmCli, ...args]);
+  // Node refuses to spawn a .cmd without a shell; the arguments here are our own, fixed ones.
+  if (process.platform === 'win32') return run('npm.cmd', args, { shell: true });
+  return run('npm', args);
 }
 
 try {

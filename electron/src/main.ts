@@ -1,17 +1,17 @@
 // The Electron main process: wiring only. The logic lives in desktop-host.ts and is tested under
 // Node; this file connects it to Electron and to the sidecar supervisor.
 import { app, protocol, utilityProcess } from 'electron';
+import { trustSystemCertificates } from '../../sidecar/src/config/system-ca';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES } from './app-origin';
 import { DesktopHost } from './desktop-host';
 import { electronHostAdapter } from './electron-adapter';
-import { localSidecarPlan } from './local-sidecar-plan';
+import { localSidecarRunner } from './local-sidecar-plan';
 import { killProcessTree } from './sidecar/kill-tree';
 import { readLoginShellPath } from './sidecar/login-shell-env';
 import { nodeForkLauncher } from './sidecar/node-fork-launcher';
-import { sidecarBaseEnv, sidecarExecArgv } from './sidecar/sidecar-env';
+import { sidecarBaseEnv } from './sidecar/sidecar-env';
 import { SidecarSupervisor } from './sidecar/sidecar-supervisor';
 import { utilityProcessLauncher } from './sidecar/utility-process-launcher';
-import { trustSystemCertificates } from './system-ca';
 
 /** A GUI launch has only the system's minimal PATH; read the login shell's once, bounded. */
 const LOGIN_SHELL_TIMEOUT_MS = 5000;
@@ -26,7 +26,9 @@ const adapter = electronHostAdapter();
 
 let baseEnv: Promise<Record<string, string>> | undefined;
 const sidecarBase = (): Promise<Record<string, string>> => {
-  baseEnv ??= readLoginShellPath({ timeoutMs: LOGIN_SHELL_TIMEOUT_MS }).then((loginPath) =>
+  // The shell's rc files run with the scrubbed environment: no backend token or Electron variables.
+  const scrubbed = sidecarBaseEnv(process.env, { loginPath: null, platform: process.platform });
+  baseEnv ??= readLoginShellPath({ timeoutMs: LOGIN_SHELL_TIMEOUT_MS, env: scrubbed }).then((loginPath) =>
     sidecarBaseEnv(process.env, { loginPath, platform: process.platform }),
   );
   return baseEnv;
@@ -36,16 +38,16 @@ const host = new DesktopHost({
   adapter,
   env: process.env,
   createSupervisor: (paths) => {
-    const plan = localSidecarPlan(app.isPackaged, process.env, sidecarExecArgv, process.versions.node);
+    const runner = localSidecarRunner(app.isPackaged, process.env);
     return new SidecarSupervisor({
       launcher:
-        plan.runner.kind === 'utility-process'
+        runner.kind === 'utility-process'
           ? utilityProcessLauncher(utilityProcess)
-          : nodeForkLauncher(plan.runner.nodePath),
+          : nodeForkLauncher(runner.nodePath),
       entry: paths.sidecarEntry,
       dataDir: paths.dataDir,
       env: sidecarBase,
-      execArgv: plan.execArgv,
+      execArgv: [],
       diagnostics: {
         dir: paths.diagnosticsDir,
         appVersion: app.getVersion(),

@@ -27,6 +27,8 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      // Chromium's spellchecker downloads dictionaries from Google: nothing leaves the machine unasked.
+      spellcheck: false,
     },
   };
 }

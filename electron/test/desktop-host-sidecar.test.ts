@@ -8,7 +8,7 @@ import { DesktopHost } from '../src/desktop-host';
 import { IPC_CHANNELS } from '../src/ipc-policy';
 import { killProcessTree } from '../src/sidecar/kill-tree';
 import { nodeForkLauncher } from '../src/sidecar/node-fork-launcher';
-import { sidecarBaseEnv, sidecarExecArgv } from '../src/sidecar/sidecar-env';
+import { sidecarBaseEnv } from '../src/sidecar/sidecar-env';
 import type { SidecarChild } from '../src/sidecar/sidecar-launcher';
 import { SidecarSupervisor } from '../src/sidecar/sidecar-supervisor';
 import { FakeAdapter } from './support/fake-host';
@@ -54,7 +54,7 @@ function realHost(dataDir: string, maxCrashes = 3) {
         cwd: REPO_ROOT,
         dataDir: paths.dataDir,
         env: async () => sidecarBaseEnv(hostEnv(), { loginPath: null, platform: process.platform }),
-        execArgv: sidecarExecArgv(process.versions.node),
+        execArgv: [],
         readyTimeoutMs: 90_000,
         maxCrashes,
         diagnostics: {

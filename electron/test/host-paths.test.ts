@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostPaths } from '../src/host-paths';
-import { localSidecarPlan } from '../src/local-sidecar-plan';
+import { localSidecarRunner } from '../src/local-sidecar-plan';
 
 describe('host paths', () => {
   const app = path.resolve('/apps/Cairn/resources/app.asar');
@@ -26,26 +26,16 @@ describe('host paths', () => {
   });
 });
 
-describe('local sidecar plan', () => {
-  const sidecarExecArgv = (nodeVersion: string) => [`--flags-for=${nodeVersion}`];
-
-  it('uses utilityProcess when packaged, with the flags its Node understands', () => {
-    expect(localSidecarPlan(true, { CAIRN_DEV_NODE: '/x/node' }, sidecarExecArgv, '22.20.0')).toEqual({
-      runner: { kind: 'utility-process' },
-      execArgv: ['--flags-for=22.20.0'],
-    });
+describe('local sidecar runner', () => {
+  it('uses utilityProcess when packaged', () => {
+    expect(localSidecarRunner(true, { CAIRN_DEV_NODE: '/x/node' })).toEqual({ kind: 'utility-process' });
   });
 
   it('uses plain Node in development: CAIRN_DEV_NODE, else node from PATH', () => {
-    expect(
-      localSidecarPlan(false, { CAIRN_DEV_NODE: '/opt/node20/bin/node' }, sidecarExecArgv, '22.20.0'),
-    ).toEqual({
-      runner: { kind: 'node', nodePath: '/opt/node20/bin/node' },
-      execArgv: [],
-    });
-    expect(localSidecarPlan(false, {}, sidecarExecArgv, '22.20.0').runner).toEqual({
+    expect(localSidecarRunner(false, { CAIRN_DEV_NODE: '/opt/node20/bin/node' })).toEqual({
       kind: 'node',
-      nodePath: 'node',
+      nodePath: '/opt/node20/bin/node',
     });
+    expect(localSidecarRunner(false, {})).toEqual({ kind: 'node', nodePath: 'node' });
   });
 });

@@ -18,9 +18,9 @@ describe('main window options', () => {
     expect(prefs).toHaveProperty(name, value);
   });
 
-  it('loads the given preload and leaves spellcheck at its default', () => {
+  it('loads the given preload and turns off the spellchecker, which downloads dictionaries', () => {
     expect(prefs.preload).toBe('/app/dist/electron/preload.cjs');
-    expect(prefs).not.toHaveProperty('spellcheck');
+    expect(prefs.spellcheck).toBe(false);
   });
 
   it('waits for the first paint before showing the window', () => {

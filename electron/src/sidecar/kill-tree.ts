@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 
 export interface KillTreeOptions {
   platform?: NodeJS.Platform;
@@ -19,7 +20,7 @@ export async function killProcessTree(pid: number, options: KillTreeOptions = {}
 async function killWindowsTree(pid: number): Promise<void> {
   // /T takes the whole tree, /F does not ask. It fails (exit 128) when the pid is gone: that is fine.
   await new Promise<void>((resolve) => {
-    execFile('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true }, () => resolve());
+    execFile(taskkillPath(), ['/pid', String(pid), '/T', '/F'], { windowsHide: true }, () => resolve());
   });
 }
 
@@ -81,4 +82,9 @@ function processTable(): Promise<Map<number, number[]>> {
       resolve(table);
     });
   });
+}
+
+/** taskkill by its full path: a bare name is looked up in the current folder first on Windows. */
+function taskkillPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.win32.join(env.SystemRoot ?? env.windir ?? 'C:\\Windows', 'System32', 'taskkill.exe');
 }

@@ -91,23 +91,3 @@ function mergeLists(entries: string[], caseInsensitive: boolean): string[] {
   }
   return out;
 }
-
-/**
- * `--use-system-ca` makes Node trust the operating system's certificate store (the macOS keychain,
- * the Windows store, /etc/ssl on Linux) in addition to its bundled Mozilla list, so a company's TLS
- * inspection proxy or an internal CA works for the sidecar as it does for the user's browser.
- * Electron's bundled Node has it; Node 20 does not know the flag and refuses to start with it.
- */
-export const SIDECAR_EXEC_ARGV: readonly string[] = ['--use-system-ca'];
-
-/**
- * The Node flags for a sidecar run by the Node of the given version: SIDECAR_EXEC_ARGV where that
- * Node understands it (22.15+ on the 22 line, 23.9+ where it covers Linux too, any later major),
- * nothing otherwise. For utilityProcess pass `process.versions.node` of the main process (it is the
- * same Node); for a forked Node binary pass that binary's version.
- */
-export function sidecarExecArgv(nodeVersion: string): string[] {
-  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
-  const supported = major >= 24 || (major === 23 && minor >= 9) || (major === 22 && minor >= 15);
-  return supported ? [...SIDECAR_EXEC_ARGV] : [];
-}

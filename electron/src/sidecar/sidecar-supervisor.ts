@@ -38,7 +38,10 @@ export interface SidecarSupervisorOptions {
   dataDir: string;
   /** The base environment (see sidecarBaseEnv); called once, at the first launch. */
   env: () => Promise<Record<string, string>>;
-  /** Node flags for the sidecar (see sidecarExecArgv). */
+  /**
+   * Node flags for the sidecar. Electron's utility process keeps only a few debugging flags, so the
+   * sidecar applies what it needs itself (e.g. trusting the system's CAs) rather than by flag.
+   */
   execArgv: string[];
   cwd?: string;
   platform?: NodeJS.Platform;
@@ -62,6 +65,8 @@ export function defaultBackoffMs(attempt: number): number {
 
 /** After SIGKILL an exit comes at once; this only bounds a process the OS will not let go of. */
 const KILL_WAIT_MS = 2000;
+/** How long a graceful stop may take before the host kills the sidecar anyway. */
+const STOP_GRACE_MS = 10_000;
 
 interface Launch {
   child: SidecarChild;
@@ -71,6 +76,9 @@ interface Launch {
   readyPid: number | undefined;
   readyTimer: unknown;
   exited: boolean;
+  /** Set by the `stopped` message: the sidecar finished a graceful stop and waits to be ended. */
+  stopped: boolean;
+  /** Called on exit and on `stopped`. */
   exitWaiters: Set<() => void>;
 }
 
@@ -138,7 +146,11 @@ export class SidecarSupervisor {
     });
   }
 
-  /** Asks the sidecar to stop, kills its tree if it does not within stopGraceMs. Never restarts after. */
+  /**
+   * Asks the sidecar to stop gracefully, then kills its process tree: once it answers `stopped` (its
+   * database closed, while it still roots the processes its tools left running), or after stopGraceMs
+   * without an answer. Never restarts after.
+   */
   stop(): Promise<void> {
     this.stopping ??= this.stopNow();
     return this.stopping;
@@ -156,11 +168,13 @@ export class SidecarSupervisor {
       this.timers.clearTimeout(launch.readyTimer);
       if (!launch.exited) {
         post(launch.child, { type: 'shutdown' });
-        const stoppedInTime = await this.waitForExit(launch, this.options.stopGraceMs ?? 5000);
-        if (!stoppedInTime) {
-          this.note(`the sidecar did not stop within ${this.options.stopGraceMs ?? 5000} ms; killing it`);
-          await this.kill(launch);
+        const graceMs = this.options.stopGraceMs ?? STOP_GRACE_MS;
+        await this.waitForExit(launch, graceMs, true);
+        if (!launch.exited && !launch.stopped) {
+          this.note(`the sidecar did not stop within ${graceMs} ms; killing it`);
         }
+        // Its orphans could not be found from its pid once it has exited, so end the tree now.
+        if (!launch.exited) await this.kill(launch);
       }
     }
     await Promise.all(this.kills);
@@ -171,8 +185,10 @@ export class SidecarSupervisor {
     const generation = ++this.generation;
     this.setState({ kind: 'starting' });
     this.baseEnv ??= Promise.resolve().then(() => this.options.env());
-    this.baseEnv.then(
-      (base) => {
+    // A sidecar being killed (after a ready timeout) still holds the data directory: wait for it first.
+    const pendingKills = [...this.kills].map((kill) => kill.catch(() => undefined));
+    Promise.all([this.baseEnv, ...pendingKills]).then(
+      ([base]) => {
         if (generation === this.generation && !this.stopRequested) this.spawn(base);
       },
       (error: unknown) => {
@@ -213,6 +229,7 @@ export class SidecarSupervisor {
       readyPid: undefined,
       readyTimer: null,
       exited: false,
+      stopped: false,
       exitWaiters: new Set(),
     };
     this.current = launch;
@@ -229,13 +246,18 @@ export class SidecarSupervisor {
   }
 
   private onMessage(launch: Launch, message: unknown): void {
-    if (this.current !== launch || launch.backend) return;
     const parsed = SidecarMessage.safeParse(message);
     if (!parsed.success) {
       // Noted for the diagnostics (a host and sidecar of different versions), never echoed.
       this.note('ignored a message from the sidecar that is not a known sidecar message');
       return;
     }
+    if (parsed.data.type === 'stopped') {
+      launch.stopped = true;
+      for (const notify of [...launch.exitWaiters]) notify();
+      return;
+    }
+    if (this.current !== launch || launch.backend) return;
     const ready = parsed.data;
     this.timers.clearTimeout(launch.readyTimer);
     const url = `http://127.0.0.1:${ready.port}`;
@@ -340,16 +362,21 @@ export class SidecarSupervisor {
     await this.waitForExit(launch, KILL_WAIT_MS);
   }
 
-  /** Resolves true when the launch has exited, false after ms without an exit. */
-  private waitForExit(launch: Launch, ms: number): Promise<boolean> {
-    if (launch.exited) return Promise.resolve(true);
+  /**
+   * Resolves true when the launch has exited (or, with `orStopped`, answered `stopped`), false after ms
+   * without that.
+   */
+  private waitForExit(launch: Launch, ms: number, orStopped = false): Promise<boolean> {
+    if (launch.exited || (orStopped && launch.stopped)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (exited: boolean) => {
         launch.exitWaiters.delete(onExit);
         this.timers.clearTimeout(timer);
         resolve(exited);
       };
-      const onExit = () => done(true);
+      const onExit = () => {
+        if (launch.exited || (orStopped && launch.stopped)) done(true);
+      };
       const timer = this.timers.setTimeout(() => done(false), ms);
       launch.exitWaiters.add(onExit);
     });

@@ -1,11 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  SIDECAR_EXEC_ARGV,
-  sidecarBaseEnv,
-  sidecarEnv,
-  sidecarExecArgv,
-} from '../../src/sidecar/sidecar-env';
+import { sidecarBaseEnv, sidecarEnv } from '../../src/sidecar/sidecar-env';
 
 describe('sidecarEnv', () => {
   const base: NodeJS.ProcessEnv = {
@@ -63,32 +57,5 @@ describe('sidecarEnv', () => {
       Path: 'C:\\Windows\\system32;C:\\Windows',
       NO_PROXY: '.corp,127.0.0.1,localhost,::1',
     });
-  });
-});
-
-describe('sidecarExecArgv', () => {
-  it('passes --use-system-ca only to a Node that knows it', () => {
-    expect(SIDECAR_EXEC_ARGV).toEqual(['--use-system-ca']);
-    const table: [string, string[]][] = [
-      ['20.19.0', []],
-      ['v22.14.0', []],
-      ['22.15.0', ['--use-system-ca']],
-      ['23.8.0', []],
-      ['23.9.0', ['--use-system-ca']],
-      ['24.11.1', ['--use-system-ca']],
-    ];
-    for (const [version, expected] of table) expect(sidecarExecArgv(version), version).toEqual(expected);
-  });
-
-  it('chooses flags this very Node starts with, where the plain flag would stop an older Node', () => {
-    const chosen = spawnSync(process.execPath, [...sidecarExecArgv(process.versions.node), '-e', '0']);
-    expect(chosen.status).toBe(0);
-    const plain = spawnSync(process.execPath, [...SIDECAR_EXEC_ARGV, '-e', '0'], { encoding: 'utf8' });
-    if (sidecarExecArgv(process.versions.node).length === 0) {
-      expect(plain.status).not.toBe(0);
-      expect(plain.stderr).toContain('--use-system-ca');
-    } else {
-      expect(plain.status).toBe(0);
-    }
   });
 });

@@ -54,6 +54,16 @@ function rig(overrides: Partial<SidecarSupervisorOptions> = {}): Rig {
   return { supervisor, launcher, states, killedTrees, diagnosticsDir };
 }
 
+/** A rig whose first sidecar has started and said it is ready. */
+async function runningRig(): Promise<Rig & { child: FakeChild }> {
+  const started = rig();
+  started.supervisor.start();
+  const child = await started.launcher.launched(1);
+  child.ready(40001);
+  await started.supervisor.backend();
+  return { ...started, child };
+}
+
 /** Whether a promise has settled, after letting pending microtasks run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
@@ -277,11 +287,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
   });
 
   it('stops gracefully: posts shutdown, and a sidecar that exits in time is not killed', async () => {
-    const { supervisor, launcher, killedTrees } = rig();
-    supervisor.start();
-    const child = await launcher.launched(1);
-    child.ready(40001);
-    await supervisor.backend();
+    const { supervisor, launcher, killedTrees, child } = await runningRig();
 
     const stopping = supervisor.stop();
     expect(supervisor.stop()).toBe(stopping);
@@ -296,12 +302,25 @@ describe('SidecarSupervisor with a fake launcher', () => {
     expect(launcher.launches).toHaveLength(1);
   });
 
+  it('kills the process tree as soon as the sidecar answers that it stopped', async () => {
+    const { supervisor, launcher, killedTrees, child } = await runningRig();
+
+    const stopping = supervisor.stop();
+    expect(child.posted).toEqual([{ type: 'shutdown' }]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(killedTrees).toEqual([]);
+    // Still alive, database closed: the host now ends it with whatever its tools left running.
+    child.send({ type: 'stopped' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(killedTrees).toEqual([child.pid]);
+    expect(child.killCount).toBe(1);
+    await stopping;
+    expect(supervisor.state).toEqual({ kind: 'stopped' });
+    expect(launcher.launches).toHaveLength(1);
+  });
+
   it('kills the process tree of a sidecar that does not stop within the grace period', async () => {
-    const { supervisor, launcher, killedTrees } = rig();
-    supervisor.start();
-    const child = await launcher.launched(1);
-    child.ready(40001);
-    await supervisor.backend();
+    const { supervisor, launcher, killedTrees, child } = await runningRig();
 
     const stopping = supervisor.stop();
     await vi.advanceTimersByTimeAsync(499);
@@ -405,6 +424,10 @@ describe('SidecarSupervisor with a fake launcher', () => {
     first.exitOnKill = false;
     await vi.advanceTimersByTimeAsync(1000); // ready timeout: the first launch is retired
     await vi.advanceTimersByTimeAsync(500);
+    // The backoff is over, but the first one may still hold the data directory: no relaunch until the
+    // kill has finished waiting for it.
+    expect(launcher.launches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1500);
     const second = await launcher.launched(2);
     first.ready(40001);
     first.exit(0);

@@ -1,6 +1,7 @@
 import { VERSION } from '../config/version';
 import { CairnError } from '../errors';
 import { configCommand } from './config-command';
+import { prepareProcess } from './process-setup';
 import { runCommand } from './run-command';
 import { serveCommand } from './serve-command';
 import { describeError, EXIT, USAGE, UsageError } from './usage';
@@ -8,6 +9,7 @@ import { describeError, EXIT, USAGE, UsageError } from './usage';
 /** The `cairn` command line; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  prepareProcess();
   try {
     switch (command) {
       case 'serve':

@@ -21,6 +21,8 @@ export interface ParentChannel {
    * ends its utility processes itself when the app exits.
    */
   onDisconnect(listener: () => void): void;
+  /** Resolves when the host closes the channel, or after `ms` (Electron's parentPort never closes). */
+  waitForRelease(ms: number): Promise<void>;
   /** Lets go of the channel, so it no longer keeps the process alive. */
   close(): void;
 }
@@ -65,6 +67,9 @@ function parentPortChannel(port: ParentPortLike): ParentChannel {
     onDisconnect() {
       // No such event on a parentPort (see the interface).
     },
+    waitForRelease(ms) {
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
     close() {
       for (const handler of handlers.splice(0)) port.off('message', handler);
     },
@@ -94,6 +99,18 @@ function nodeIpcChannel(proc: NodeJS.Process): ParentChannel {
       on('disconnect', () => listener());
       // Gone before anyone listened (the host died while the server started): the event has passed.
       if (!proc.connected) setImmediate(listener);
+    },
+    waitForRelease(ms) {
+      if (!proc.connected) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          proc.off('disconnect', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        proc.once('disconnect', done);
+      });
     },
     close() {
       for (const { event, handler } of registered.splice(0)) proc.off(event, handler);

@@ -16,6 +16,8 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK
  * event loop alive, and the host is waiting for the exit. Unref'd, so it never delays a clean exit.
  */
 const PARENT_PORT_EXIT_GRACE_MS = 2000;
+/** How long a stopped sidecar waits for its host to end it before exiting by itself. */
+const HOST_KILL_WAIT_MS = 5000;
 
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -57,6 +59,13 @@ export async function serveCommand(args: string[]): Promise<number> {
       `Binding ${host} would expose Cairn beyond this machine, and its token must not travel in the clear. ` +
         'Either serve HTTPS with --tls-cert FILE --tls-key FILE, or put a TLS-terminating proxy in front ' +
         'and add --behind-tls-proxy. To stay on this machine, bind 127.0.0.1.',
+    );
+  }
+  if (behindTlsProxy && allowedHosts.length === 0) {
+    throw new UsageError(
+      '--behind-tls-proxy needs --allowed-hosts with the name clients use (e.g. cairn.example.com). ' +
+        'The proxy must pass that name on in the Host header (nginx: proxy_set_header Host $host) and ' +
+        'set X-Forwarded-Proto.',
     );
   }
   const envToken = process.env.CAIRN_TOKEN?.trim();
@@ -130,6 +139,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   const code = await stopped;
   if (parent) {
+    // Still alive on purpose: the host kills this process with its whole tree now, which catches what
+    // tools left running; a host that just closes the channel (or none at all) lets it exit by itself.
+    parent.send({ type: 'stopped' });
+    await parent.waitForRelease(HOST_KILL_WAIT_MS);
     parent.close();
     if (parent.kind === 'parent-port')
       setTimeout(() => process.exit(code), PARENT_PORT_EXIT_GRACE_MS).unref();

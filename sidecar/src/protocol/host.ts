@@ -7,7 +7,8 @@ import { z } from 'zod';
  *
  * The host starts the sidecar as `cairn serve --host 127.0.0.1 --port 0 --parent-ipc` with a fresh
  * CAIRN_TOKEN in its environment. The sidecar binds the port itself and reports it in `ready`, so
- * there is no race for a free port. `shutdown` asks for a graceful stop; the sidecar exits 0 after it.
+ * there is no race for a free port. `shutdown` asks for a graceful stop; the sidecar answers `stopped`
+ * and waits for the host to end it (killing its process tree) or to close the channel, then exits 0.
  */
 
 export const SidecarReady = z.object({
@@ -18,8 +19,15 @@ export const SidecarReady = z.object({
 });
 export type SidecarReady = z.infer<typeof SidecarReady>;
 
+/**
+ * The sidecar finished a graceful stop (turns cancelled, database closed, data directory released) and
+ * is still alive, so the host can now kill it together with every process it left running: once the
+ * sidecar has exited, its orphans can no longer be found by walking the tree from its pid.
+ */
+export const SidecarStopped = z.object({ type: z.literal('stopped') });
+
 /** What the sidecar sends its host. */
-export const SidecarMessage = z.discriminatedUnion('type', [SidecarReady]);
+export const SidecarMessage = z.discriminatedUnion('type', [SidecarReady, SidecarStopped]);
 export type SidecarMessage = z.infer<typeof SidecarMessage>;
 
 /** What the host sends the sidecar. */

@@ -127,8 +127,9 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
   if (!isHostAllowed(host, options)) {
     return void reply.code(403).send({ error: { code: 'forbidden', message: hostRefusal(host) } });
   }
-  // A proxy that also forwards plain http would let the page and its token travel in the clear.
-  if (options.behindTlsProxy && !isLoopbackHostHeader(host) && forwardedProto(req) === 'http') {
+  // A proxy that also forwards plain http would let the page and its token travel in the clear. (A client
+  // on the server itself going around the proxy sends no such header.)
+  if (options.behindTlsProxy && forwardedProto(req) === 'http') {
     return void reply.code(403).send({
       error: {
         code: 'forbidden',

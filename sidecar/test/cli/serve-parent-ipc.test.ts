@@ -65,7 +65,7 @@ function forkServe(env: NodeJS.ProcessEnv = { CAIRN_TOKEN: TOKEN }): Forked {
   const ready = new Promise<SidecarReady>((resolve, reject) => {
     child.on('message', (message) => {
       messages.push(message);
-      resolve(SidecarReady.parse(message));
+      if (messages.length === 1) resolve(SidecarReady.parse(message));
     });
     void exited.then(({ code }) => reject(new Error(`serve exited (${code}) before ready:\n${stderr}`)));
   });
@@ -102,9 +102,15 @@ describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
     expect(fs.existsSync(lockFile())).toBe(true);
 
     serve.child.send({ type: 'shutdown' });
-    expect(await serve.exited).toEqual({ code: 0, signal: null });
+    // Stopped and released, but alive: the host may now kill it with whatever its tools left running.
+    await expect.poll(() => serve.messages.length, { timeout: 20_000 }).toBe(2);
+    expect(serve.messages[1]).toEqual({ type: 'stopped' });
     expect(fs.existsSync(lockFile())).toBe(false);
-    expect(serve.messages).toHaveLength(1);
+    expect(serve.child.exitCode).toBeNull();
+    await expect(fetch(`http://127.0.0.1:${ready.port}/api/health`)).rejects.toThrow();
+    // A host that closes the channel instead lets it exit by itself, cleanly.
+    serve.child.disconnect();
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
   });
 
   it('ignores a message it does not know, and keeps serving', async () => {
@@ -117,6 +123,8 @@ describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
     expect((await get(ready.port, '/api/health')).status).toBe(200);
 
     serve.child.send({ type: 'shutdown' });
+    await expect.poll(() => serve.messages.at(-1), { timeout: 20_000 }).toEqual({ type: 'stopped' });
+    serve.child.disconnect();
     expect((await serve.exited).code).toBe(0);
   });
 

@@ -73,8 +73,13 @@ describe('cairn serve for remote use', { timeout: 120_000 }, () => {
       says: ['not both'],
     },
     {
-      label: 'a short CAIRN_TOKEN',
+      label: '--behind-tls-proxy without --allowed-hosts',
       args: () => ['--host', '0.0.0.0', '--behind-tls-proxy'],
+      says: ['--allowed-hosts', 'proxy_set_header Host $host', 'X-Forwarded-Proto'],
+    },
+    {
+      label: 'a short CAIRN_TOKEN',
+      args: () => ['--host', '0.0.0.0', '--behind-tls-proxy', '--allowed-hosts', 'cairn.test'],
       env: { CAIRN_TOKEN: 'short-token' },
       says: ['at least 32 characters'],
     },

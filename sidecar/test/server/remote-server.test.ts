@@ -187,5 +187,8 @@ describe('cairn serve behind a TLS proxy', () => {
     expect((await send('/api/health', { host: 'cairn.test', 'x-forwarded-proto': 'https' })).status).toBe(
       200,
     );
+    // Also from a proxy that rewrites Host to the loopback address it forwards to.
+    const viaLoopback = await send('/api/health', { host: `127.0.0.1:${port}`, 'x-forwarded-proto': 'http' });
+    expect(viaLoopback.status).toBe(403);
   });
 });

@@ -7,10 +7,11 @@ interface TlsWithCaStore {
 }
 
 /**
- * Makes the main process's own HTTPS (the remote backend check) trust the operating system's
- * certificates as well as Node's bundled list, as the window's Chromium does: otherwise a server
- * behind a company CA would pass in the window and fail the check. Returns false where this Node
- * cannot (Node 20 in tests); then only the bundled list applies.
+ * Makes this process's HTTPS trust the operating system's certificates as well as Node's bundled list,
+ * as Chromium does: behind a company CA or TLS inspection, model calls from the sidecar (and the desktop
+ * host's own backend check) would otherwise fail where the browser succeeds. Electron's utility process
+ * drops `--use-system-ca` from execArgv, so it is done here, in-process. Returns false where this Node
+ * cannot (Node 20); then only the bundled list applies.
  */
 export function trustSystemCertificates(tlsModule: TlsWithCaStore = tls as TlsWithCaStore): boolean {
   const { getCACertificates, setDefaultCACertificates } = tlsModule;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trustSystemCertificates } from '../src/system-ca';
+import { trustSystemCertificates } from '../../src/config/system-ca';
 
 describe('trustSystemCertificates', () => {
   it('adds the system store to the defaults where Node can, without duplicates', () => {

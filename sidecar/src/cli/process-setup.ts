@@ -1,0 +1,16 @@
+import { trustSystemCertificates } from '../config/system-ca';
+
+/**
+ * Process-wide settings every `cairn` command runs with, the same under plain Node and inside
+ * Electron's utility process (the desktop app's sidecar), where the defaults differ.
+ */
+export function prepareProcess(proc: NodeJS.Process = process): void {
+  trustSystemCertificates();
+  // Electron's utility processes only warn on an unhandled rejection, where Node crashes: crash in
+  // both, so the desktop host restarts a sidecar in an unknown state instead of it carrying on.
+  if (proc.listenerCount('unhandledRejection') === 0) {
+    proc.on('unhandledRejection', (reason) => {
+      throw reason;
+    });
+  }
+}
