@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import pkg from './package.json' with { type: 'json' };
 
 export default defineConfig({
+  // As renderer/vite.config.ts does for the build, so tests that import App see the real version.
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: [
       'sidecar/test/**/*.test.ts',

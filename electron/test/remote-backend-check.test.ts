@@ -1,65 +1,25 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killLeftoverClis, type ServeProcess, startServe } from '../../sidecar/test/cli/cli-process';
+import { capabilitiesBody, healthBody } from '../../sidecar/test/support/api-bodies';
 import { tempDir } from '../../sidecar/test/support/harness';
+import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
 import { checkRemoteBackend } from '../src/remote-backend-check';
-
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-interface TestServer {
-  url: string;
-  seen: Seen[];
-  close(): Promise<void>;
-}
-
-/** A real HTTP server on loopback that records every request it gets. */
-async function startServer(
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<TestServer> {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
-    handle(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 function json(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 
-const HEALTH = { ok: true, name: 'cairn', version: '9.9.9' };
-const CAPABILITIES = {
-  mode: 'remote',
-  projects: true,
-  shell: true,
-  files: true,
-  kernels: false,
-  mcp: false,
-  version: '9.9.9',
-};
+const HEALTH = healthBody('9.9.9');
+const CAPABILITIES = capabilitiesBody({ version: '9.9.9' });
 const TOKEN = 'remote-token-0123456789abcdef';
 
-const servers: TestServer[] = [];
-async function server(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
-  const started = await startServer(handle);
+/** A real HTTP server on loopback, recording every request it gets; closed after the test. */
+const servers: LoopbackServer[] = [];
+async function server(handle: http.RequestListener) {
+  const started = await listenOnLoopback(handle);
   servers.push(started);
   return started;
 }
@@ -82,7 +42,7 @@ describe('checkRemoteBackend against local HTTP servers', () => {
       version: '9.9.9',
       mode: 'remote',
     });
-    expect(backend.seen).toEqual([
+    expect(backend.requests).toEqual([
       { method: 'GET', url: '/api/health', authorization: undefined },
       { method: 'GET', url: '/api/capabilities', authorization: `Bearer ${TOKEN}` },
     ]);
@@ -108,7 +68,7 @@ describe('checkRemoteBackend against local HTTP servers', () => {
     expect(result).toMatchObject({ ok: false, problem: 'redirect' });
     expect(result.ok === false && result.message).toContain(`redirects to ${elsewhere.url}`);
     expect(result.ok === false && result.message).toContain('the token was not sent there');
-    expect(elsewhere.seen).toEqual([]);
+    expect(elsewhere.requests).toEqual([]);
   });
 
   it('reports a redirect of health to another port, which then sees nothing at all', async () => {
@@ -119,8 +79,8 @@ describe('checkRemoteBackend against local HTTP servers', () => {
     });
     const result = await checkRemoteBackend(backend.url, TOKEN);
     expect(result).toMatchObject({ ok: false, problem: 'redirect' });
-    expect(elsewhere.seen).toEqual([]);
-    expect(backend.seen.every((s) => s.authorization === undefined)).toBe(true);
+    expect(elsewhere.requests).toEqual([]);
+    expect(backend.requests.every((s) => s.authorization === undefined)).toBe(true);
   });
 
   it('reports a same-origin redirect without following it', async () => {
@@ -131,7 +91,7 @@ describe('checkRemoteBackend against local HTTP servers', () => {
     const result = await checkRemoteBackend(backend.url, TOKEN);
     expect(result).toMatchObject({ ok: false, problem: 'redirect' });
     expect(result.ok === false && result.message).toContain('redirects to /new/api/health');
-    expect(backend.seen).toHaveLength(1);
+    expect(backend.requests).toHaveLength(1);
   });
 
   it('says when the token is refused, with the server message', async () => {
@@ -150,11 +110,11 @@ describe('checkRemoteBackend against local HTTP servers', () => {
       res.end('<html>hello</html>');
     });
     expect(await checkRemoteBackend(backend.url, TOKEN)).toMatchObject({ ok: false, problem: 'not-cairn' });
-    expect(backend.seen.every((s) => s.authorization === undefined)).toBe(true);
+    expect(backend.requests.every((s) => s.authorization === undefined)).toBe(true);
   });
 
   it('says when nothing listens there', async () => {
-    const gone = await startServer((_req, res) => res.end());
+    const gone = await listenOnLoopback((_req, res) => res.end());
     await gone.close();
     expect(await checkRemoteBackend(gone.url, TOKEN)).toMatchObject({ ok: false, problem: 'unreachable' });
   });

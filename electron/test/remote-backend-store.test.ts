@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../sidecar/test/support/harness';
-import { startTestKeyring, type TestKeyring } from '../../sidecar/test/support/test-keyring';
+import { useKeyringInProcess } from '../../sidecar/test/support/keyring-in-process';
 import { KeychainUnavailableError, type KeytarLike, keytarKeychain } from '../src/keychain';
 import { REMOTE_TOKEN_ACCOUNT, RemoteBackendStore } from '../src/remote-backend-store';
 
 const loadKeytar = () => createRequire(import.meta.url)('keytar') as KeytarLike;
 
 describe('RemoteBackendStore with the real OS keychain (Secret Service)', () => {
-  let keyring: TestKeyring;
+  useKeyringInProcess();
   const dirs: string[] = [];
   const userData = () => {
     const dir = tempDir('electron-userdata');
@@ -19,15 +19,7 @@ describe('RemoteBackendStore with the real OS keychain (Secret Service)', () => 
     return dir;
   };
 
-  beforeAll(async () => {
-    keyring = await startTestKeyring();
-    // Before the first keytar call in this process: libsecret keeps its first bus connection.
-    process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
-    delete process.env.DISPLAY;
-  });
-
-  afterAll(async () => {
-    await keyring?.stop();
+  afterAll(() => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,31 +2,25 @@
 // app://cairn), given a `window.cairn` bridge, talking to real sidecars. Electron itself cannot run here,
 // so the bridge is a stand-in driven from this process; everything behind it is real.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BackendInfo } from '../../sidecar/src/protocol';
 import type { RunningServer } from '../../sidecar/src/server/start-server';
 import { tempDir } from '../../sidecar/test/support/harness';
+import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
 import { type ModelServer, startModelServer } from '../../sidecar/test/support/model-server';
 import { seedTurns } from '../../sidecar/test/support/seed-turns';
-import { launchChromium, newContext, screenshot } from './support/cairn-ui';
-import {
-  type AppOrigin,
-  type FakeHost,
-  installDesktopBridge,
-  serveAppOrigin,
-  startDesktopSidecar,
-} from './support/desktop-bridge';
+import { launchChromium, newContext, screenshot, serveRendererDist } from './support/cairn-ui';
+import { type FakeHost, installDesktopBridge, startDesktopSidecar } from './support/desktop-bridge';
 
 const TEST_TIMEOUT = 120_000;
 /** How long the UI may take to show something the server already did (a guard against hangs only). */
 const UI_WAIT = 20_000;
 
 let model: ModelServer;
-let appOrigin: AppOrigin;
+let appOrigin: LoopbackServer;
 let browser: Browser;
 const dirs: string[] = [];
 const sidecars: RunningServer[] = [];
@@ -36,7 +30,7 @@ const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   model = await startModelServer();
-  appOrigin = await serveAppOrigin();
+  appOrigin = await serveRendererDist();
   browser = await launchChromium();
 }, TEST_TIMEOUT);
 
@@ -99,17 +93,10 @@ async function send(page: Page, prompt: string): Promise<void> {
 }
 
 /** A loopback HTTP server for the test; closed after it. */
-async function listen(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function listen(handler: http.RequestListener): Promise<LoopbackServer> {
+  const server = await listenOnLoopback(handler);
+  cleanups.push(server.close);
+  return server;
 }
 
 async function openSettings(page: Page): Promise<void> {
@@ -277,23 +264,21 @@ describe('the desktop app, with a stand-in bridge and real sidecars', () => {
   it(
     'a remote address that redirects: Test backend says so, and the other host never hears from Chromium',
     async () => {
-      const reached: { url: string; authorization: string | undefined }[] = [];
-      const elsewhere = await listen((req, res) => {
-        reached.push({ url: req.url ?? '', authorization: req.headers.authorization });
+      const elsewhere = await listen((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
         res.end('{"ok":true,"name":"cairn","version":"6.6.6"}');
       });
       // As a proxy in front of a server would answer, CORS headers included, so the page may see it.
       const redirecting = await listen((req, res) => {
         res.writeHead(302, {
-          location: `${elsewhere}${req.url}`,
+          location: `${elsewhere.url}${req.url}`,
           'access-control-allow-origin': appOrigin.url,
           'access-control-allow-headers': 'authorization, content-type',
         });
         res.end();
       });
       const { page } = await openDesktop({
-        url: redirecting,
+        url: redirecting.url,
         token: 'redirect-e2e-token-0123456789',
         mode: 'remote',
         source: 'settings',
@@ -304,7 +289,7 @@ describe('the desktop app, with a stand-in bridge and real sidecars', () => {
       const health = page.locator('li.check-step').first();
       expect(await health.getAttribute('data-status')).toBe('failed');
       expect(await health.locator('.check-failure').getAttribute('data-failure')).toBe('redirect');
-      expect(reached).toEqual([]);
+      expect(elsewhere.requests).toEqual([]);
       await screenshot(page, 'desktop-remote-redirect');
     },
     TEST_TIMEOUT,

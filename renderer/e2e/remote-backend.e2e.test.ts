@@ -9,9 +9,11 @@ import { type CliProcess, startCli } from '../../sidecar/test/cli/cli-process';
 import { json, type RawResponse, rawRequest } from '../../sidecar/test/server/raw-http';
 import { makeTestCertificate, type TestCertificate } from '../../sidecar/test/server/test-certificate';
 import { tempDir, testEnv } from '../../sidecar/test/support/harness';
+import type { LoopbackServer } from '../../sidecar/test/support/loopback-server';
 import { type ModelServer, startModelServer } from '../../sidecar/test/support/model-server';
-import { ensureRendererBuilt, newContext, screenshot } from './support/cairn-ui';
-import { launchChromiumFor, type StaticSite, serveRendererOverTls } from './support/remote-browser';
+import { newContext, screenshot, serveRendererDist } from './support/cairn-ui';
+import { installDesktopBridge } from './support/desktop-bridge';
+import { launchChromiumFor } from './support/remote-browser';
 
 const TEST_TIMEOUT = 120_000;
 /** How long the UI may take to show something the server already did (a guard against hangs only). */
@@ -24,7 +26,8 @@ let cert: TestCertificate;
 let model: ModelServer;
 let dataDir: string;
 let projectDir: string;
-let site: StaticSite;
+/** The built renderer over HTTPS, reached as desk.cairn.test (and evil.cairn.test). */
+let site: LoopbackServer;
 let serve: CliProcess;
 let port: number;
 /** https://cairn.test:PORT, the backend as a remote user knows it. */
@@ -62,12 +65,11 @@ function corsHeaders(res: RawResponse): string[] {
 }
 
 beforeAll(async () => {
-  ensureRendererBuilt();
   cert = makeTestCertificate({ names: NAMES, ips: ['127.0.0.1'] });
   model = await startModelServer();
   dataDir = tempDir('e2e-remote-data');
   projectDir = tempDir('e2e-remote-project');
-  site = await serveRendererOverTls(cert);
+  site = await serveRendererDist({ tls: cert });
   deskOrigin = `https://desk.cairn.test:${site.port}`;
   serve = startCli(
     [
@@ -146,22 +148,9 @@ async function openPage(setUp?: (context: BrowserContext) => Promise<void>): Pro
   return watched;
 }
 
-/** Makes the page look like the desktop app's renderer: a preload bridge that names a remote backend. */
-async function desktopBridge(context: BrowserContext, token: string): Promise<void> {
-  await context.addInitScript(
-    ({ url, token }) => {
-      const info = { url, token, mode: 'remote', source: 'settings' };
-      (window as unknown as { cairn: unknown }).cairn = {
-        getBackend: async () => info,
-        setRemoteBackend: async () => undefined,
-        clearRemoteBackend: async () => undefined,
-        pickFolder: async () => null,
-        openExternal: async () => undefined,
-        appVersion: async () => '0.0.0-e2e',
-      };
-    },
-    { url: backend, token },
-  );
+/** Makes the page look like the desktop app's renderer: a preload bridge that names the remote backend. */
+async function desktopBridge(context: BrowserContext): Promise<void> {
+  await installDesktopBridge(context, { url: backend, token: TOKEN, mode: 'remote', source: 'settings' });
 }
 
 function sidebar(page: Page) {
@@ -208,14 +197,14 @@ describe('a remote backend over TLS, in Chromium', () => {
   it(
     'serves the desktop renderer from another origin: sessions over CORS with the token, chat over wss',
     async () => {
-      const watched = await openPage((context) => desktopBridge(context, TOKEN));
+      const watched = await openPage(desktopBridge);
       const { page } = watched;
       await page.goto(`${deskOrigin}/`);
       await expect
         .poll(() => sidebar(page).getByText(SESSION_TITLE).isVisible(), { timeout: UI_WAIT })
         .toBe(true);
       // The page came from the desk origin, and every API call crossed to the backend with that Origin.
-      expect(site.requests).toContain('/');
+      expect(site.requests.map((r) => r.url)).toContain('/');
       const origins = await Promise.all(watched.apiResponses.map((r) => r.request().headerValue('origin')));
       expect(origins.length).toBeGreaterThan(0);
       expect(new Set(origins)).toEqual(new Set([deskOrigin]));
@@ -266,7 +255,7 @@ describe('a remote backend over TLS, in Chromium', () => {
     'refuses a page from a foreign origin even with the right token, with no CORS headers',
     async () => {
       const evilOrigin = `https://evil.cairn.test:${site.port}`;
-      const watched = await openPage((context) => desktopBridge(context, TOKEN));
+      const watched = await openPage(desktopBridge);
       const { page } = watched;
       const failed: string[] = [];
       page.on('requestfailed', (request) => {
@@ -296,6 +285,15 @@ describe('a remote backend over TLS, in Chromium', () => {
       expect(outcome).toEqual({ fetched: 'failed: TypeError', socket: 'closed before opening' });
       expect(await page.getByText(SESSION_TITLE).count()).toBe(0);
       expect(watched.apiResponses.filter((r) => r.status() !== 403)).toEqual([]);
+      // The app says so in its main area, beside the sidebar rather than under it.
+      const problem = page
+        .getByRole('main')
+        .getByRole('alert')
+        .filter({ hasText: `Cannot reach the Cairn server at ${backend}` });
+      await problem.waitFor({ timeout: UI_WAIT });
+      const [banner, side] = await Promise.all([problem.boundingBox(), sidebar(page).boundingBox()]);
+      expect(banner!.x).toBeGreaterThanOrEqual(side!.x + side!.width);
+      expect(banner!.y).toBeLessThan(side!.y + side!.height / 2);
       await screenshot(page, 'remote-foreign-origin');
 
       // What the browser saw, from Node: 403 and no CORS headers, token or not, preflight or not.

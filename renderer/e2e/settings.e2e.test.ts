@@ -2,7 +2,7 @@
 // private D-Bus). Its own file, so the keyring is in the environment before keytar first connects.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKeyring, type TestKeyring } from '../../sidecar/test/support/test-keyring';
+import { useKeyringInProcess } from '../../sidecar/test/support/keyring-in-process';
 import { launchChromium, newContext, screenshot, startUiServer, type UiServer } from './support/cairn-ui';
 
 const TEST_TIMEOUT = 120_000;
@@ -10,15 +10,12 @@ const UI_WAIT = 20_000;
 const KEY = 'sk-ant-e2e-keychain-5e1f2a3b4c5d6e7f';
 
 describe('Settings: a model and its write-only key, with a real keyring', () => {
-  let keyring: TestKeyring;
+  // Before the server starts: keytar connects to the session bus it names on its first use.
+  useKeyringInProcess();
   let ui: UiServer;
   let browser: Browser;
-  const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS;
 
   beforeAll(async () => {
-    keyring = await startTestKeyring();
-    // keytar connects to the session bus named here on its first use in this process.
-    process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
     // No key or model from the environment: the keychain is the only source.
     ui = await startUiServer({ env: { CAIRN_ANTHROPIC_API_KEY: undefined, CAIRN_MODEL: undefined } });
     browser = await launchChromium();
@@ -27,9 +24,6 @@ describe('Settings: a model and its write-only key, with a real keyring', () => 
   afterAll(async () => {
     await browser?.close();
     await ui?.close();
-    await keyring?.stop();
-    if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
-    else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus;
   }, TEST_TIMEOUT);
 
   it(

@@ -1,40 +1,17 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
+import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
 import { type CheckStep, checkBackend } from '../src/api/backend-check';
 
 // Test backend's checks against a real sidecar, and against the real things that go wrong in front of
 // one: nothing listening, a web server that is not Cairn, a proxy that does not pass WebSockets, a redirect.
 const BrowserLikeWebSocket = WebSocket as unknown as typeof globalThis.WebSocket;
 
-interface Closable {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function listen(
-  handler: http.RequestListener,
-  onUpgrade?: (req: http.IncomingMessage, socket: Socket) => void,
-): Promise<Closable> {
-  const server = http.createServer(handler);
-  if (onUpgrade) server.on('upgrade', (req, socket) => onUpgrade(req, socket as Socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** A reverse proxy to `target` that forwards HTTP but answers WebSocket upgrades with 502. */
-function proxyWithoutWebSockets(target: string): Promise<Closable> {
-  return listen(
+function proxyWithoutWebSockets(target: string): Promise<LoopbackServer> {
+  return listenOnLoopback(
     (req, res) => {
       const upstream = http.request(
         `${target}${req.url}`,
@@ -46,7 +23,7 @@ function proxyWithoutWebSockets(target: string): Promise<Closable> {
       );
       req.pipe(upstream);
     },
-    (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'),
+    { onUpgrade: (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n') },
   );
 }
 
@@ -55,7 +32,7 @@ const check = (url: string, token: string) =>
   checkBackend({ url, token }, { WebSocketImpl: BrowserLikeWebSocket, socketTimeoutMs: 10_000 });
 
 let h: Harness | null = null;
-const extra: Closable[] = [];
+const extra: LoopbackServer[] = [];
 afterEach(async () => {
   for (const server of extra.splice(0)) await server.close();
   await h?.close();
@@ -97,7 +74,7 @@ describe('checkBackend against real servers', () => {
   });
 
   it('says the server is unreachable when nothing listens, and skips the rest', async () => {
-    const gone = await listen(() => undefined);
+    const gone = await listenOnLoopback(() => undefined);
     await gone.close();
     const steps = await check(gone.url, 'token');
     expect(steps[0]).toMatchObject({ status: 'failed', failure: 'unreachable' });
@@ -105,7 +82,7 @@ describe('checkBackend against real servers', () => {
   });
 
   it('says a web server that is not Cairn is not Cairn', async () => {
-    const web = await listen((_req, res) => {
+    const web = await listenOnLoopback((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>Welcome to nginx!</title>');
     });
@@ -126,7 +103,7 @@ describe('checkBackend against real servers', () => {
   it('says the server redirects, and follows nothing', async () => {
     h = await startHarness();
     const target = h.server.url;
-    const redirector = await listen((req, res) => {
+    const redirector = await listenOnLoopback((req, res) => {
       res.writeHead(302, { location: `${target}${req.url}` });
       res.end();
     });

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
 import { ApiError, CairnClient } from '../src/api/http-client';
 import { probeBackend } from '../src/api/probe';
 
@@ -8,42 +8,16 @@ import { probeBackend } from '../src/api/probe';
 // loopback, Node's own fetch: one that answers every request with a redirect, and the "other host" it
 // points to, which records whatever reaches it.
 
-interface Recorded {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-interface TestServer {
-  url: string;
-  requests: Recorded[];
-  close(): Promise<void>;
-}
-
-async function listen(
-  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<TestServer> {
-  const requests: Recorded[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+/** A loopback server that reads each request to its end before `handler` answers it. */
+function listen(handler: http.RequestListener): Promise<LoopbackServer> {
+  return listenOnLoopback((req, res) => {
     req.resume();
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 const TOKEN = 'redirect-test-token-0123456789';
-const servers: TestServer[] = [];
+const servers: LoopbackServer[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });

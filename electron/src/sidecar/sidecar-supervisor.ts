@@ -185,10 +185,8 @@ export class SidecarSupervisor {
     const generation = ++this.generation;
     this.setState({ kind: 'starting' });
     this.baseEnv ??= Promise.resolve().then(() => this.options.env());
-    // A sidecar being killed (after a ready timeout) still holds the data directory: wait for it first.
-    const pendingKills = [...this.kills].map((kill) => kill.catch(() => undefined));
-    Promise.all([this.baseEnv, ...pendingKills]).then(
-      ([base]) => {
+    this.baseEnv.then(
+      (base) => {
         if (generation === this.generation && !this.stopRequested) this.spawn(base);
       },
       (error: unknown) => {
@@ -291,11 +289,16 @@ export class SidecarSupervisor {
     const kill = this.kill(launch);
     this.kills.add(kill);
     void kill.finally(() => this.kills.delete(kill));
-    this.crashed(null, `The sidecar did not report ready within ${readyTimeoutMs / 1000} s.`, true);
+    // A start that hangs seldom mends itself, and each retry would cost the whole timeout again on an
+    // empty window: say so now, with the diagnostics (the user can quit and reopen to try again).
+    this.giveUp(
+      `The sidecar did not report ready within ${readyTimeoutMs / 1000} s. Quit and reopen Cairn to try again.`,
+      null,
+    );
   }
 
   /** Counts a failure; restarts after a backoff, or gives up after too many within the window. */
-  private crashed(exitCode: number | null, reason: string, alwaysDiagnose = false): void {
+  private crashed(exitCode: number | null, reason: string): void {
     const { options } = this;
     const now = this.timers.now();
     const windowMs = options.crashWindowMs ?? 120_000;
@@ -310,7 +313,6 @@ export class SidecarSupervisor {
       );
       return;
     }
-    if (alwaysDiagnose) this.diagnose(reason, exitCode);
     const delayMs = (options.backoffMs ?? defaultBackoffMs)(failures);
     this.setState({ kind: 'restarting', attempt: failures, delayMs, lastExitCode: exitCode });
     this.backoffTimer = this.timers.setTimeout(() => {

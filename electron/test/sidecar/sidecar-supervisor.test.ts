@@ -146,8 +146,10 @@ describe('SidecarSupervisor with a fake launcher', () => {
     await expect(backend).resolves.toEqual({ url: 'http://127.0.0.1:50001', token: child.token });
   });
 
-  it('on a ready timeout writes diagnostics without the token, kills the child, and restarts', async () => {
+  it('on a ready timeout writes diagnostics without the token, kills the child, and gives up at once', async () => {
     const { supervisor, launcher, killedTrees, diagnosticsDir } = rig();
+    const pending = supervisor.backend();
+    pending.catch(() => {});
     supervisor.start();
     const child = await launcher.launched(1);
     child.print('Cairn http://127.0.0.1:1 is ready. Open in a browser:\n', 'stdout');
@@ -160,7 +162,14 @@ describe('SidecarSupervisor with a fake launcher', () => {
 
     expect(killedTrees).toEqual([child.pid]);
     expect(child.killCount).toBe(1);
-    expect(supervisor.state).toEqual({ kind: 'restarting', attempt: 1, delayMs: 500, lastExitCode: null });
+    // A hung start is reported now, not after two more full timeouts on an empty window.
+    const state = supervisor.state;
+    if (state.kind !== 'failed') throw new Error(`expected failed, got ${state.kind}`);
+    expect(state.message).toContain('did not report ready within 1 s');
+    await expect(pending).rejects.toMatchObject({
+      code: 'sidecar_failed',
+      diagnosticsFile: state.diagnosticsFile,
+    });
     const files = diagnosticsFiles(diagnosticsDir);
     expect(files).toHaveLength(1);
     const text = fs.readFileSync(path.join(diagnosticsDir, files[0]!), 'utf8');
@@ -172,12 +181,13 @@ describe('SidecarSupervisor with a fake launcher', () => {
     expect(text).toContain('9.8.7');
     expect(text).not.toContain(child.token);
     expect(text).toContain('#token=[redacted]');
+    expect(path.join(diagnosticsDir, files[0]!)).toBe(state.diagnosticsFile);
 
-    await vi.advanceTimersByTimeAsync(500);
-    expect(launcher.launches).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(launcher.launches).toHaveLength(1);
   });
 
-  it('fails after maxCrashes ready timeouts: state failed, backend() rejects, no more launches', async () => {
+  it('fails after maxCrashes exits before ready: state failed, backend() rejects, no more launches', async () => {
     const { supervisor, launcher, diagnosticsDir } = rig();
     const pending = supervisor.backend();
     pending.catch(() => {});
@@ -187,7 +197,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
       const child = await launcher.launched(n);
       tokens.push(child.token);
       child.print(`attempt ${n}: token is ${child.token}; waiting on a lock\n`);
-      await vi.advanceTimersByTimeAsync(1000);
+      child.exit(1);
       if (n < 3) await vi.advanceTimersByTimeAsync(defaultBackoffMs(n));
     }
 
@@ -202,8 +212,8 @@ describe('SidecarSupervisor with a fake launcher', () => {
       expect(report).not.toContain(token);
       expect(state.stderrTail).not.toContain(token);
     }
-    // Two timeouts before the last each left a file; the last one is the give-up report.
-    expect(diagnosticsFiles(diagnosticsDir)).toHaveLength(3);
+    // One report, at the give-up: the restarts before it were the plan working.
+    expect(diagnosticsFiles(diagnosticsDir)).toHaveLength(1);
 
     await expect(pending).rejects.toBeInstanceOf(SidecarFailure);
     await expect(supervisor.backend()).rejects.toMatchObject({
@@ -421,16 +431,11 @@ describe('SidecarSupervisor with a fake launcher', () => {
     const { supervisor, launcher } = rig();
     supervisor.start();
     const first: FakeChild = await launcher.launched(1);
-    first.exitOnKill = false;
-    await vi.advanceTimersByTimeAsync(1000); // ready timeout: the first launch is retired
+    first.exit(1);
     await vi.advanceTimersByTimeAsync(500);
-    // The backoff is over, but the first one may still hold the data directory: no relaunch until the
-    // kill has finished waiting for it.
-    expect(launcher.launches).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1500);
     const second = await launcher.launched(2);
+    // A message the dead launch had in flight: it must not become the backend.
     first.ready(40001);
-    first.exit(0);
     expect(supervisor.state).toEqual({ kind: 'starting' });
     second.ready(40002);
     await expect(supervisor.backend()).resolves.toEqual({

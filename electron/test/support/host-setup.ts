@@ -1,28 +1,20 @@
 // Shared setup for the DesktopHost tests: a fake Electron (support/fake-host.ts) around the real
 // host logic, real temp folders for userData and the app, real loopback servers for remote checks.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
 import { tempDir } from '../../../sidecar/test/support/harness';
+import { type LoopbackServer, listenOnLoopback } from '../../../sidecar/test/support/loopback-server';
 import { DesktopHost } from '../../src/desktop-host';
 import { FakeAdapter, FakeSupervisor } from './fake-host';
 
 const dirs: string[] = [];
-const servers: http.Server[] = [];
+const servers: LoopbackServer[] = [];
 
 /** Removes what setup() and cairnLikeServer() made (for afterEach). */
 export async function cleanUpHosts(): Promise<void> {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.closeAllConnections();
-          s.close(() => resolve());
-        }),
-    ),
-  );
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 }
 
 export function tempFolder(prefix: string): string {
@@ -54,29 +46,17 @@ export function setup(env: Record<string, string | undefined> = {}) {
 
 /** A minimal Cairn-like server on loopback (health, and capabilities for `token`), for set-remote's check. */
 export async function cairnLikeServer(token: string): Promise<string> {
-  const server = http.createServer((req, res) => {
+  const server = await listenOnLoopback((req, res) => {
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/api/health')
-      return res.end(JSON.stringify({ ok: true, name: 'cairn', version: '2.0.0' }));
+    if (req.url === '/api/health') return res.end(JSON.stringify(healthBody('2.0.0')));
     if (req.url === '/api/capabilities' && req.headers.authorization === `Bearer ${token}`) {
-      return res.end(
-        JSON.stringify({
-          mode: 'remote',
-          projects: true,
-          shell: true,
-          files: true,
-          kernels: false,
-          mcp: false,
-          version: '2.0.0',
-        }),
-      );
+      return res.end(JSON.stringify(capabilitiesBody({ version: '2.0.0' })));
     }
     res.statusCode = 401;
     res.end(JSON.stringify({ error: { code: 'unauthorized', message: 'Missing or wrong token.' } }));
   });
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.url;
 }
 
 /** Lets setImmediate work (the reload after a switch, a supervisor start) run. */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type RunningServer, startServer } from '../../../sidecar/src/server/start-server';
 import { tempDir, testEnv } from '../../../sidecar/test/support/harness';
+import { type LoopbackServer, listenOnLoopback } from '../../../sidecar/test/support/loopback-server';
 import {
   type ModelServer,
   type ScriptedReply,
@@ -131,24 +132,49 @@ export async function cancelRunningTurns(ui: UiServer): Promise<void> {
   await Promise.all(running.map((id) => runtime.waitForTurn(id).catch(() => undefined)));
 }
 
-/**
- * Cuts every WebSocket the server holds as a network failure would (no close handshake); returns how many.
- * Chromium's offline emulation stops new connections but leaves open ones alone, so tests pair the two.
- */
-export function dropWebSockets(ui: UiServer): number {
-  const clients = ui.server.server.app.websocketServer.clients;
-  for (const client of clients) client.terminate();
-  return clients.size;
-}
-
-/** Headless Debian Chromium (never a downloaded browser). */
-export async function launchChromium(): Promise<Browser> {
+/** Headless Debian Chromium (never a downloaded browser), with `extraArgs` after the usual flags. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(
       `No Chromium at ${CHROMIUM}. Install it with: apt-get install -y chromium fonts-noto-cjk`,
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/**
+ * Serves renderer/dist (static files only, no API) on a loopback port of its own, over HTTPS with
+ * `tls`: the page's origin is whatever name reaches it, as the desktop app's own origin would be.
+ */
+export async function serveRendererDist(
+  options: { tls?: { cert: Buffer; key: Buffer } } = {},
+): Promise<LoopbackServer> {
+  ensureRendererBuilt();
+  const root = path.resolve(DIST_DIR);
+  return listenOnLoopback(
+    (req, res) => {
+      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://dist').pathname);
+      const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
+      if (!file.startsWith(`${root}${path.sep}`) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      fs.createReadStream(file).pipe(res);
+    },
+    { tls: options.tls },
+  );
 }
 
 export async function newContext(

@@ -1,59 +1,12 @@
-// The desktop app without Electron (which cannot run here): the built renderer served from its own
-// loopback origin, as Electron serves it from app://cairn, real sidecars that accept that origin, and a
-// stand-in for the preload's `window.cairn` whose answers the test controls from Node.
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+// The desktop app without Electron (which cannot run here): with the built renderer served from its own
+// loopback origin (cairn-ui's serveRendererDist), as Electron serves it from app://cairn, real sidecars
+// that accept that origin, and a stand-in for the preload's `window.cairn` whose answers the test
+// controls from Node.
 import type { BrowserContext } from 'playwright-core';
 import type { BackendInfo, RemoteBackendInput } from '../../../sidecar/src/protocol';
 import { type RunningServer, startServer } from '../../../sidecar/src/server/start-server';
 import { testEnv } from '../../../sidecar/test/support/harness';
 import type { ModelServer } from '../../../sidecar/test/support/model-server';
-import { DIST_DIR, ensureRendererBuilt } from './cairn-ui';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
-
-export interface AppOrigin {
-  /** http://127.0.0.1:PORT, standing in for app://cairn. */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Serves renderer/dist (static files only, no API) on a loopback port of its own. */
-export async function serveAppOrigin(): Promise<AppOrigin> {
-  ensureRendererBuilt();
-  const root = path.resolve(DIST_DIR);
-  const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://app').pathname);
-    const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : pathname}`);
-    if (!file.startsWith(`${root}${path.sep}`) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /**
  * A sidecar as the desktop host starts it: loopback, port 0, a token of the host's choosing, no web UI
@@ -63,7 +16,8 @@ export async function serveAppOrigin(): Promise<AppOrigin> {
 export function startDesktopSidecar(options: {
   dataDir: string;
   model: ModelServer;
-  appOrigin: AppOrigin;
+  /** Where the renderer is served (cairn-ui's serveRendererDist), standing in for app://cairn. */
+  appOrigin: { url: string };
   token: string;
 }): Promise<RunningServer> {
   return startServer({

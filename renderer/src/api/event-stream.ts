@@ -65,9 +65,21 @@ export class EventStream {
     return this.state;
   }
 
-  /** Drops the socket as a network failure would (tests and "reconnect now"). */
+  /**
+   * "Reconnect now": drops an open socket as a network failure would (it reconnects at once), or ends
+   * the wait before the next attempt. An attempt under way is left to finish.
+   */
   reconnectNow(): void {
-    this.socket?.close();
+    if (this.closed) return;
+    if (this.socket) {
+      if (this.socket.readyState !== this.WebSocketImpl.CONNECTING) this.socket.close();
+      return;
+    }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.connect();
+    }
   }
 
   close(): void {
@@ -116,7 +128,13 @@ export class EventStream {
       const base = this.options.initialDelayMs ?? 250;
       const max = this.options.maxDelayMs ?? 10_000;
       const delay = Math.min(max, base * 2 ** Math.min(this.attempt - 1, 10)) * (0.75 + Math.random() * 0.5);
-      this.timer = setTimeout(() => this.connect(), authenticated ? 0 : delay);
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.connect();
+        },
+        authenticated ? 0 : delay,
+      );
     };
   }
 

@@ -207,6 +207,14 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
             )}
           </div>
         )}
+        {caps.error && (
+          <div className="banner banner-danger" role="alert">
+            {caps.error}{' '}
+            <button type="button" className="link-button" onClick={leave}>
+              {t('banner.reconnect')}
+            </button>
+          </div>
+        )}
         {noKey && view === 'chat' && (
           <div className="banner" role="status">
             {t('banner.noKey')}{' '}
@@ -289,14 +297,6 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
           }}
           onClose={() => setSwitcherOpen(false)}
         />
-      )}
-      {caps.error && (
-        <div className="banner banner-danger" role="alert">
-          {caps.error}{' '}
-          <button type="button" className="link-button" onClick={leave}>
-            {t('banner.reconnect')}
-          </button>
-        </div>
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import type { Capabilities } from '../../../sidecar/src/protocol';
 import { rememberBackend } from '../api/connection';
 import { type ProbeResult, probeBackend } from '../api/probe';
 import { type Translate, useT } from '../i18n/i18n';
+import { BackendAddressFields, useBackendAddress } from './BackendAddressFields';
 
 const CAPABILITY_FLAGS = ['projects', 'shell', 'files', 'kernels', 'mcp'] as const;
 
@@ -55,20 +56,6 @@ function splitToken(raw: string): { url: string; token: string | null } {
   return { url: parsed.pathname === '/' && !parsed.search && !rest ? url.replace(/\/$/, '') : url, token };
 }
 
-/** A usable http(s) base address without trailing slashes, or null. */
-function normalizeUrl(raw: string): string | null {
-  const trimmed = raw.trim();
-  let parsed: URL;
-  try {
-    parsed = new URL(trimmed);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-  if (parsed.username || parsed.password) return null;
-  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
-}
-
 type Pending = 'test' | 'connect' | null;
 interface Probed {
   url: string;
@@ -89,13 +76,12 @@ export function ConnectionScreen({
 }) {
   const t = useT();
   const id = useId();
-  const initial = splitToken(initialUrl);
-  const [url, setUrl] = useState(initial.url);
-  const tokenRef = useRef<HTMLInputElement>(null);
-  const urlRef = useRef<HTMLInputElement>(null);
+  const address = useBackendAddress(splitToken(initialUrl).url, {
+    url: t('connection.validation.url'),
+    token: t('connection.validation.token'),
+  });
   const [probed, setProbed] = useState<Probed | null>(null);
   const [pending, setPending] = useState<Pending>(null);
-  const [errors, setErrors] = useState<{ url?: string; token?: string }>({});
   const [tokenMoved, setTokenMoved] = useState(false);
   const sequence = useRef(0);
 
@@ -107,27 +93,15 @@ export function ConnectionScreen({
 
   const onUrlChange = (value: string) => {
     const split = splitToken(value);
-    if (split.token !== null && tokenRef.current) {
-      tokenRef.current.value = split.token;
+    const tokenInput = address.tokenRef.current;
+    if (split.token !== null && tokenInput) {
+      tokenInput.value = split.token;
       setTokenMoved(true);
-      setErrors((e) => ({ ...e, token: undefined }));
+      address.clearError('token');
     }
-    setUrl(split.url);
-    setErrors((e) => ({ ...e, url: undefined }));
+    address.setUrl(split.url);
+    address.clearError('url');
     invalidate();
-  };
-
-  /** Reads and checks the two fields; focuses the first bad one. */
-  const readFields = (): { url: string; token: string } | null => {
-    const normalized = normalizeUrl(url);
-    const token = tokenRef.current?.value.trim() ?? '';
-    const next: { url?: string; token?: string } = {};
-    if (!normalized) next.url = t('connection.validation.url');
-    if (!token) next.token = t('connection.validation.token');
-    setErrors(next);
-    if (next.url) urlRef.current?.focus();
-    else if (next.token) tokenRef.current?.focus();
-    return normalized && token ? { url: normalized, token } : null;
   };
 
   const probe = async (fields: { url: string; token: string }, kind: Exclude<Pending, null>) => {
@@ -142,13 +116,13 @@ export function ConnectionScreen({
   };
 
   const test = async () => {
-    const fields = readFields();
+    const fields = address.read();
     if (fields) await probe(fields, 'test');
   };
 
   const connect = async (event: FormEvent) => {
     event.preventDefault();
-    const fields = readFields();
+    const fields = address.read();
     if (!fields) return;
     const known =
       probed && probed.url === fields.url && probed.token === fields.token && probed.result.kind === 'ok';
@@ -158,11 +132,6 @@ export function ConnectionScreen({
     onConnected(fields);
   };
 
-  const urlHintId = `${id}-url-hint`;
-  const urlErrorId = `${id}-url-error`;
-  const tokenHintId = `${id}-token-hint`;
-  const tokenErrorId = `${id}-token-error`;
-
   return (
     <main className="connection-screen">
       <form className="connection-card" onSubmit={connect} noValidate aria-labelledby={`${id}-title`}>
@@ -171,55 +140,22 @@ export function ConnectionScreen({
         </h1>
         <p className="connection-intro">{t('connection.intro')}</p>
 
-        <div className="settings-field">
-          <label htmlFor={`${id}-url`}>{t('connection.url')}</label>
-          <input
-            id={`${id}-url`}
-            ref={urlRef}
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            value={url}
-            onChange={(e) => onUrlChange(e.target.value)}
-            aria-invalid={errors.url ? true : undefined}
-            aria-describedby={errors.url ? `${urlErrorId} ${urlHintId}` : urlHintId}
-          />
-          <p id={urlHintId} className="settings-hint">
-            {t('connection.urlHint')}
-          </p>
-          {errors.url && (
-            <p id={urlErrorId} className="settings-field-error">
-              {errors.url}
-            </p>
-          )}
-        </div>
-
-        <div className="settings-field">
-          <label htmlFor={`${id}-token`}>{t('connection.token')}</label>
-          <input
-            id={`${id}-token`}
-            ref={tokenRef}
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            onChange={() => {
-              setTokenMoved(false);
-              setErrors((e) => ({ ...e, token: undefined }));
-              invalidate();
-            }}
-            aria-invalid={errors.token ? true : undefined}
-            aria-describedby={errors.token ? `${tokenErrorId} ${tokenHintId}` : tokenHintId}
-          />
-          <p id={tokenHintId} className="settings-hint">
-            {tokenMoved ? t('connection.tokenMoved') : t('connection.tokenHint')}
-          </p>
-          {errors.token && (
-            <p id={tokenErrorId} className="settings-field-error">
-              {errors.token}
-            </p>
-          )}
-        </div>
+        <BackendAddressFields
+          id={id}
+          address={address}
+          labels={{
+            url: t('connection.url'),
+            urlHint: t('connection.urlHint'),
+            token: t('connection.token'),
+            tokenHint: tokenMoved ? t('connection.tokenMoved') : t('connection.tokenHint'),
+          }}
+          urlAutoComplete="url"
+          onUrlChange={onUrlChange}
+          onTokenChange={() => {
+            setTokenMoved(false);
+            invalidate();
+          }}
+        />
 
         <div className="settings-actions">
           <button type="button" className="settings-button" onClick={test} disabled={pending !== null}>

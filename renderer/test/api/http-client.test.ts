@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
 import { ApiError, CairnClient } from '../../src/api/http-client';
 
 interface Seen {
@@ -25,15 +26,7 @@ const MODEL = {
   has_key: false,
   created_at: '2025-01-01T00:00:00.000Z',
 };
-const CAPABILITIES = {
-  mode: 'local',
-  projects: true,
-  shell: true,
-  files: true,
-  kernels: false,
-  mcp: false,
-  version: '1.0.0',
-};
+const CAPABILITIES = capabilitiesBody({ mode: 'local', version: '1.0.0' });
 
 /** A client whose fetch answers with `answer` and records every call. */
 function clientWith(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
@@ -101,7 +94,7 @@ describe('CairnClient', () => {
   it('sends the token on every call except health, never follows redirects, never sends cookies', async () => {
     const { client, seen } = clientWith((url, init) => {
       const route = `${init.method} ${new URL(url).pathname}`;
-      if (route === 'GET /api/health') return json(200, { ok: true, name: 'cairn', version: '1.0.0' });
+      if (route === 'GET /api/health') return json(200, healthBody('1.0.0'));
       if (route === 'GET /api/capabilities') return json(200, CAPABILITIES);
       if (route === 'GET /api/models') return json(200, { models: [MODEL] });
       if (route === 'PUT /api/models/m1/key' || route === 'DELETE /api/models/m1') {

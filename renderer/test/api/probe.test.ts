@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
 import { probeBackend } from '../../src/api/probe';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const HEALTH = { ok: true, name: 'cairn', version: '1.2.3' };
-const CAPABILITIES = {
-  mode: 'remote',
-  projects: true,
-  shell: false,
-  files: true,
-  kernels: false,
-  mcp: false,
-  version: '1.2.3',
-};
+const HEALTH = healthBody('1.2.3');
+const CAPABILITIES = capabilitiesBody({ shell: false });
 
 type Answer = (path: string, authorization: string | undefined) => Response | Promise<Response>;
 

@@ -2,13 +2,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BackendInfo } from '../../../sidecar/src/protocol';
+import { capabilitiesBody } from '../../../sidecar/test/support/api-bodies';
 import { Root } from '../../src/components/Root';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { fakeBridge, LOCAL_INFO } from '../support/fake-bridge';
 import { fakeSocketServer } from '../support/fake-socket';
-
-// Vite inlines the app version at build time; vitest does not run that define.
-vi.hoisted(() => Object.assign(globalThis, { __APP_VERSION__: '0.0.0-test' }));
 
 // The desktop app's wiring: Root asks the (fake) bridge for its backend, and when the event stream is
 // lost or refused it asks again and moves the whole app to the restarted sidecar, keeping the session.
@@ -48,15 +46,7 @@ function stubBackends(tokens: Map<string, string>) {
         return json(401, { error: { code: 'unauthorized', message: 'no' } });
       switch (url.pathname) {
         case '/api/capabilities':
-          return json(200, {
-            mode: 'local',
-            projects: true,
-            shell: true,
-            files: true,
-            kernels: false,
-            mcp: false,
-            version: '1.0.0',
-          });
+          return json(200, capabilitiesBody({ mode: 'local', version: '1.0.0' }));
         case '/api/projects':
           return json(200, { projects: [] });
         case '/api/sessions':
@@ -96,9 +86,15 @@ function setup() {
   return { ...fake, seen, server, restart };
 }
 
-async function openSession() {
+/** The app with "Alpha session" open and its event stream connected to the first sidecar. */
+async function setupWithOpenSession() {
+  const t = setup();
   fireEvent.click(await screen.findByRole('button', { name: 'Alpha session' }));
   await screen.findByRole('heading', { name: 'Alpha session', level: 1 });
+  await waitFor(() => expect(t.server.openTo(wsOf(LOCAL_INFO))).toHaveLength(1));
+  /** The first sidecar's socket goes away: 1006, the process died; 4401, it refused the token. */
+  const dropFirst = (code: number) => t.server.openTo(wsOf(LOCAL_INFO))[0]!.drop(code);
+  return { ...t, dropFirst };
 }
 
 beforeEach(() => localStorage.clear());
@@ -110,12 +106,10 @@ afterEach(() => {
 
 describe('Root in the desktop app', () => {
   it('moves to the restarted sidecar by itself when the old one dies, keeping the open session', async () => {
-    const t = setup();
-    await openSession();
-    await waitFor(() => expect(t.server.openTo(wsOf(LOCAL_INFO))).toHaveLength(1));
+    const t = await setupWithOpenSession();
 
     t.restart();
-    t.server.openTo(wsOf(LOCAL_INFO))[0]!.drop(1006);
+    t.dropFirst(1006);
 
     // A new stream to the new address, signed in with the new token, and the session is still shown.
     await waitFor(() => expect(t.server.openTo(wsOf(RESTARTED))).toHaveLength(1), { timeout: 5000 });
@@ -139,13 +133,11 @@ describe('Root in the desktop app', () => {
   });
 
   it('shows the reconnect banner while the host is still starting the new sidecar', async () => {
-    const t = setup();
-    await openSession();
-    await waitFor(() => expect(t.server.openTo(wsOf(LOCAL_INFO))).toHaveLength(1));
+    const t = await setupWithOpenSession();
     let ready: (info: BackendInfo) => void = () => undefined;
     t.answer(new Promise<BackendInfo>((resolve) => (ready = resolve)));
     t.restart();
-    t.server.openTo(wsOf(LOCAL_INFO))[0]!.drop(1006);
+    t.dropFirst(1006);
     await screen.findByText('Connection lost. Reconnecting…');
     ready(RESTARTED);
     await waitFor(() => expect(screen.queryByText('Connection lost. Reconnecting…')).toBeNull(), {
@@ -156,21 +148,17 @@ describe('Root in the desktop app', () => {
   });
 
   it('asks the host again when the token is refused (4401), and follows the new token', async () => {
-    const t = setup();
-    await openSession();
-    await waitFor(() => expect(t.server.openTo(wsOf(LOCAL_INFO))).toHaveLength(1));
+    const t = await setupWithOpenSession();
     t.restart();
-    t.server.openTo(wsOf(LOCAL_INFO))[0]!.drop(4401);
+    t.dropFirst(4401);
     await waitFor(() => expect(t.server.openTo(wsOf(RESTARTED))).toHaveLength(1), { timeout: 5000 });
     expect(screen.queryByText('The server no longer accepts this token.')).toBeNull();
   });
 
   it('shows the host’s message on the problem screen when it gives up, and tries again on request', async () => {
-    const t = setup();
-    await openSession();
-    await waitFor(() => expect(t.server.openTo(wsOf(LOCAL_INFO))).toHaveLength(1));
+    const t = await setupWithOpenSession();
     t.answer(new Error('The Cairn server stopped 3 times in a row. Diagnostics: /tmp/cairn-diag.txt'));
-    t.server.openTo(wsOf(LOCAL_INFO))[0]!.drop(1006);
+    t.dropFirst(1006);
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'Cairn has no backend' })).toBeTruthy();

@@ -36,6 +36,27 @@ function projectClient() {
   };
 }
 
+/**
+ * The dialog on a backend at `remoteHost` (null: this computer), in the desktop app (with a fake bridge)
+ * or in a browser, over a client whose only route is POST /api/projects.
+ */
+function openDialog(where: { desktop: boolean; remoteHost: string | null }) {
+  const fake = where.desktop ? fakeBridge(LOCAL_INFO) : null;
+  if (fake) window.cairn = fake.bridge;
+  const { client, opened } = projectClient();
+  const onOpened = vi.fn();
+  renderIn(
+    <OpenProjectDialog
+      client={client}
+      remote={where.remoteHost !== null}
+      remoteHost={where.remoteHost}
+      onClose={() => undefined}
+      onOpened={onOpened}
+    />,
+  );
+  return { bridge: fake?.bridge ?? null, opened, onOpened };
+}
+
 afterEach(() => {
   cleanup();
   delete window.cairn;
@@ -43,19 +64,7 @@ afterEach(() => {
 
 describe('OpenProjectDialog', () => {
   it('in the desktop app on a remote server: a path on that server, no picker', async () => {
-    const { bridge } = fakeBridge(LOCAL_INFO);
-    window.cairn = bridge;
-    const { client, opened } = projectClient();
-    const onOpened = vi.fn();
-    renderIn(
-      <OpenProjectDialog
-        client={client}
-        remote
-        remoteHost="cairn.example.com"
-        onClose={() => undefined}
-        onOpened={onOpened}
-      />,
-    );
+    const { bridge, opened, onOpened } = openDialog({ desktop: true, remoteHost: 'cairn.example.com' });
     expect(screen.queryByRole('button', { name: 'Open folder' })).toBeNull();
     expect(
       screen.getByText(
@@ -68,24 +77,12 @@ describe('OpenProjectDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));
     await waitFor(() => expect(onOpened).toHaveBeenCalledWith(PROJECT));
     expect(opened).toEqual(['/srv/work/repo']);
-    expect(bridge.pickFolder).not.toHaveBeenCalled();
+    expect(bridge!.pickFolder).not.toHaveBeenCalled();
   });
 
   it('in the desktop app on this computer: the native folder picker', async () => {
-    const { bridge } = fakeBridge(LOCAL_INFO);
-    bridge.pickFolder.mockResolvedValueOnce('/home/me/repo');
-    window.cairn = bridge;
-    const { client, opened } = projectClient();
-    const onOpened = vi.fn();
-    renderIn(
-      <OpenProjectDialog
-        client={client}
-        remote={false}
-        remoteHost={null}
-        onClose={() => undefined}
-        onOpened={onOpened}
-      />,
-    );
+    const { bridge, opened, onOpened } = openDialog({ desktop: true, remoteHost: null });
+    bridge!.pickFolder.mockResolvedValueOnce('/home/me/repo');
     expect(screen.queryByRole('textbox')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Open folder' }));
     await waitFor(() => expect(onOpened).toHaveBeenCalled());
@@ -93,16 +90,7 @@ describe('OpenProjectDialog', () => {
   });
 
   it('in a browser: a path on the server, as before', () => {
-    const { client } = projectClient();
-    renderIn(
-      <OpenProjectDialog
-        client={client}
-        remote={false}
-        remoteHost={null}
-        onClose={() => undefined}
-        onOpened={() => undefined}
-      />,
-    );
+    openDialog({ desktop: false, remoteHost: null });
     expect(screen.getByLabelText('Folder path on the server')).toBeTruthy();
     expect(screen.getByText('Projects are folders on the machine that runs the Cairn server.')).toBeTruthy();
   });

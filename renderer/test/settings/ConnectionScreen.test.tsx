@@ -1,21 +1,14 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
 import { ConnectionScreen } from '../../src/components/ConnectionScreen';
 import { I18nProvider } from '../../src/i18n/i18n';
 
 const URL_ = 'http://cairn.test:4000';
 const TOKEN = 'tok-SECRET-42';
 
-const CAPABILITIES = {
-  mode: 'remote',
-  projects: true,
-  shell: true,
-  files: true,
-  kernels: false,
-  mcp: false,
-  version: '1.2.3',
-};
+const CAPABILITIES = capabilitiesBody();
 
 const html = (status: number) =>
   new Response('<!doctype html><title>Not Found</title>', {
@@ -116,7 +109,7 @@ describe('ConnectionScreen', () => {
   it('says the token was rejected when health answers but the API refuses it', async () => {
     stubFetch((path) =>
       path === '/api/health'
-        ? json(200, { ok: true, name: 'cairn', version: '1.2.3' })
+        ? json(200, healthBody('1.2.3'))
         : json(401, { error: { code: 'unauthorized', message: 'Missing or wrong token.' } }),
     );
     setup();
@@ -129,7 +122,7 @@ describe('ConnectionScreen', () => {
 
   it('shows version, mode and features when all is well, then connects', async () => {
     const seen = stubFetch((path, authorization) => {
-      if (path === '/api/health') return json(200, { ok: true, name: 'cairn', version: '1.2.3' });
+      if (path === '/api/health') return json(200, healthBody('1.2.3'));
       if (authorization !== `Bearer ${TOKEN}`)
         return json(401, { error: { code: 'unauthorized', message: 'No.' } });
       return json(200, CAPABILITIES);
@@ -158,7 +151,7 @@ describe('ConnectionScreen', () => {
     let healthy = false;
     stubFetch((path) => {
       if (!healthy) throw new TypeError('fetch failed');
-      if (path === '/api/health') return json(200, { ok: true, name: 'cairn', version: '2.0.0' });
+      if (path === '/api/health') return json(200, healthBody('2.0.0'));
       return json(200, { ...CAPABILITIES, mode: 'local', version: '2.0.0' });
     });
     const { onConnected } = setup();

@@ -1,4 +1,5 @@
 import type { Capabilities, ModelConfig } from '../../../sidecar/src/protocol';
+import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
 
 /** One request the fake server saw. */
 export interface Recorded {
@@ -66,20 +67,10 @@ export function fakeServer(options: FakeServerOptions = {}) {
     });
 
     const path = url.pathname;
-    if (method === 'GET' && path === '/api/health')
-      return json(200, { ok: true, name: 'cairn', version: '1.2.3' });
+    if (method === 'GET' && path === '/api/health') return json(200, healthBody('1.2.3'));
     if (headers.authorization !== 'Bearer t') return error(401, 'unauthorized', 'Missing or wrong token.');
     if (method === 'GET' && path === '/api/capabilities') {
-      return json(200, {
-        mode: 'remote',
-        projects: true,
-        shell: true,
-        files: true,
-        kernels: false,
-        mcp: false,
-        version: '1.2.3',
-        ...options.capabilities,
-      });
+      return json(200, capabilitiesBody(options.capabilities));
     }
     if (method === 'GET' && path === '/api/about') {
       return json(200, {

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors';
 import { createKeychain, type KeytarLike } from '../../src/secrets/keychain';
 import { knownSecrets } from '../../src/secrets/known-secrets';
-import { startTestKeyring, type TestKeyring } from '../support/test-keyring';
+import { useKeyringInProcess } from '../support/keyring-in-process';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const keychainModule = pathToFileURL(path.join(repoRoot, 'sidecar/src/secrets/keychain.ts')).href;
@@ -62,18 +62,7 @@ function secretToolLookup(env: NodeJS.ProcessEnv, service: string, account: stri
 }
 
 describe.runIf(process.platform === 'linux')('keychain against a real Secret Service (gnome-keyring)', () => {
-  let keyring: TestKeyring;
-
-  beforeAll(async () => {
-    keyring = await startTestKeyring();
-    // Must happen before the first keytar call in this process: libsecret keeps its first connection.
-    process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
-    delete process.env.DISPLAY;
-  });
-
-  afterAll(async () => {
-    await keyring?.stop();
-  });
+  const inProcess = useKeyringInProcess();
 
   it('sets, gets and deletes a secret', async () => {
     const service = `cairn-test-${randomUUID()}`;
@@ -86,7 +75,7 @@ describe.runIf(process.platform === 'linux')('keychain against a real Secret Ser
     expect(await keychain.get('anthropic')).toBe(secret);
 
     // The value really lives in the Secret Service, not in some in-process cache.
-    const env = { ...process.env, ...keyring.env };
+    const env = { ...process.env, ...inProcess.keyring.env };
     expect(await secretToolLookup(env, service, 'anthropic')).toBe(secret);
 
     await keychain.set('anthropic', `${secret}-2`);

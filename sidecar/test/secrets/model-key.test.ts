@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
-import { startTestKeyring, type TestKeyring } from '../support/test-keyring';
+import { useKeyringInProcess } from '../support/keyring-in-process';
 
 const KEY = 'sk-ant-keychain-secret-9f8e7d6c5b4a';
 
@@ -16,20 +16,10 @@ function allFiles(dir: string): string[] {
 }
 
 describe('a model key in the OS keychain (a real Secret Service)', () => {
-  let keyring: TestKeyring;
   let h: Harness;
-  const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
-
-  beforeAll(async () => {
-    keyring = await startTestKeyring();
-    // keytar connects to the session bus named here on first use in this process.
-    process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
-  });
+  useKeyringInProcess();
   afterAll(async () => {
     await h?.close();
-    await keyring?.stop();
-    if (saved === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
-    else process.env.DBUS_SESSION_BUS_ADDRESS = saved;
   });
 
   it('is write-only through the API, used for requests, and never stored or shown anywhere else', async () => {

@@ -1,7 +1,8 @@
 // A scripted stand-in for the Anthropic Messages API on loopback, so tests drive the real SDK end to end.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnFreePort } from './loopback-server';
 
 export type ScriptedBlock =
   | { type: 'text'; text: string }
@@ -468,14 +469,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
   });
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreePort(server);
 
   return {
     url: `http://127.0.0.1:${port}`,

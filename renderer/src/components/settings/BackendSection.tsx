@@ -1,20 +1,10 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { bridgeErrorMessage, type Desktop } from '../../api/connection';
 import { useT } from '../../i18n/i18n';
+import { BackendAddressFields, useBackendAddress } from '../BackendAddressFields';
 import { ConfirmDialog } from '../ConfirmDialog';
 
 type Status = { kind: 'idle' } | { kind: 'switching' } | { kind: 'error'; message: string };
-
-/** An http(s) address without trailing slashes, or null. The host checks the rest (https, loopback). */
-function normalizeUrl(raw: string): string | null {
-  try {
-    const parsed = new URL(raw.trim());
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-    return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Settings → Backend, in the desktop app only: which backend it uses and who chose it, a form to use a
@@ -27,32 +17,25 @@ export function BackendSection({ desktop, onTest }: { desktop: Desktop; onTest: 
   const { info, bridge } = desktop;
   const remote = info.mode === 'remote';
   const fromEnv = info.source === 'environment';
-  const [url, setUrl] = useState(remote && !fromEnv ? info.url : '');
-  const tokenRef = useRef<HTMLInputElement>(null);
-  const urlRef = useRef<HTMLInputElement>(null);
-  const [errors, setErrors] = useState<{ url?: string; token?: string }>({});
+  const address = useBackendAddress(remote && !fromEnv ? info.url : '', {
+    url: t('backend.validation.url'),
+    token: t('backend.validation.token'),
+  });
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [confirming, setConfirming] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = tokenRef.current;
-    const token = input?.value.trim() ?? '';
+    const fields = address.read();
     // Write-only: the token leaves the field as soon as it is read.
-    if (input) input.value = '';
-    const normalized = normalizeUrl(url);
-    const next: typeof errors = {};
-    if (!normalized) next.url = t('backend.validation.url');
-    if (!token) next.token = t('backend.validation.token');
-    setErrors(next);
-    if (next.url) return urlRef.current?.focus();
-    if (next.token || !normalized) return tokenRef.current?.focus();
+    if (address.tokenRef.current) address.tokenRef.current.value = '';
+    if (!fields) return;
     setStatus({ kind: 'switching' });
     try {
       // On success the host reloads the window; until then the form stays busy.
-      await bridge.setRemoteBackend({ url: normalized, token });
+      await bridge.setRemoteBackend(fields);
     } catch (error) {
-      setStatus({ kind: 'error', message: bridgeErrorMessage(error).split(token).join('••••') });
+      setStatus({ kind: 'error', message: bridgeErrorMessage(error).split(fields.token).join('••••') });
     }
   };
 
@@ -69,8 +52,6 @@ export function BackendSection({ desktop, onTest }: { desktop: Desktop; onTest: 
   const busy = status.kind === 'switching';
   // Each control is disabled itself: a disabled fieldset does not show in the controls' own state.
   const locked = fromEnv || busy;
-  const urlError = `${id}-url-error`;
-  const tokenError = `${id}-token-error`;
   return (
     <section className="settings-section backend-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('backend.title')}</h2>
@@ -122,55 +103,21 @@ export function BackendSection({ desktop, onTest }: { desktop: Desktop; onTest: 
         <h3 id={`${id}-form-title`}>{remote ? t('backend.form.titleChange') : t('backend.form.title')}</h3>
         <p className="settings-hint">{t('backend.form.intro')}</p>
         <div className="backend-form-fields">
-          <div className="settings-field">
-            <label htmlFor={`${id}-url`}>{t('backend.form.url')}</label>
-            <input
-              id={`${id}-url`}
-              ref={urlRef}
-              type="url"
-              inputMode="url"
-              spellCheck={false}
-              autoComplete="off"
-              placeholder="https://cairn.example.com"
-              disabled={locked}
-              value={url}
-              onChange={(e) => {
-                setUrl(e.target.value);
-                setErrors((x) => ({ ...x, url: undefined }));
-              }}
-              aria-invalid={errors.url ? true : undefined}
-              aria-describedby={errors.url ? urlError : undefined}
-            />
-            {errors.url && (
-              <p id={urlError} className="settings-field-error">
-                {errors.url}
-              </p>
-            )}
-          </div>
-          <div className="settings-field">
-            <label htmlFor={`${id}-token`}>{t('backend.form.token')}</label>
-            <input
-              id={`${id}-token`}
-              ref={tokenRef}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              autoCapitalize="off"
-              disabled={locked}
-              placeholder={remote ? t('backend.form.tokenReplace') : undefined}
-              onChange={() => setErrors((x) => ({ ...x, token: undefined }))}
-              aria-invalid={errors.token ? true : undefined}
-              aria-describedby={errors.token ? `${tokenError} ${id}-token-hint` : `${id}-token-hint`}
-            />
-            <p id={`${id}-token-hint`} className="settings-hint">
-              {t('backend.form.tokenHint')}
-            </p>
-            {errors.token && (
-              <p id={tokenError} className="settings-field-error">
-                {errors.token}
-              </p>
-            )}
-          </div>
+          <BackendAddressFields
+            id={id}
+            address={address}
+            labels={{
+              url: t('backend.form.url'),
+              token: t('backend.form.token'),
+              tokenHint: t('backend.form.tokenHint'),
+            }}
+            placeholders={{
+              url: 'https://cairn.example.com',
+              token: remote ? t('backend.form.tokenReplace') : undefined,
+            }}
+            urlAutoComplete="off"
+            disabled={locked}
+          />
           <div className="settings-actions">
             <button type="submit" className="settings-button settings-button-primary" disabled={locked}>
               {busy ? t('backend.switching') : t('backend.form.submit')}

@@ -125,7 +125,7 @@ export function ModelsSection({ client }: { client: CairnClient }) {
       )}
 
       {models && models.length > 0 && (
-        <ul className="model-list">
+        <ul className="settings-list">
           {models.map((model) =>
             editing?.kind === 'edit' && editing.model.id === model.id ? (
               <li key={model.id} className="model-item model-item-editing">

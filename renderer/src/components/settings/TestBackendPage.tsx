@@ -67,7 +67,7 @@ export function TestBackendPage({ backend, onBack }: { backend: Backend; onBack(
           <p className="settings-description">
             {t('check.intro')} <span className="settings-mono settings-break">{backend.url}</span>
           </p>
-          <ol className="check-list" aria-label={t('check.title')}>
+          <ol className="settings-list" aria-label={t('check.title')}>
             {steps.map((step) => (
               <li key={step.id} className={`check-step check-${step.status}`} data-status={step.status}>
                 <span className="check-mark" aria-hidden="true">
