@@ -120,6 +120,18 @@ describe('electron-builder.yml', () => {
   });
 });
 
+describe('the Python kernel driver', () => {
+  it('ships as a resource outside the archive, where the sidecar looks for it (<resources>/kernel)', () => {
+    const sets = (config.extraResources ?? []) as { from?: string; to?: string; filter?: string[] }[];
+    const driver = sets.find((set) => set.from === 'sidecar/src/kernels/driver');
+    expect(driver?.to).toBe('kernel');
+    expect(driver?.filter).toEqual(['cairn_kernel.py']);
+    expect(fs.existsSync(path.join(ROOT, 'sidecar/src/kernels/driver/cairn_kernel.py'))).toBe(true);
+    const lookup = fs.readFileSync(path.join(ROOT, 'sidecar/src/kernels/driver-path.ts'), 'utf8');
+    expect(lookup).toContain("path.join(resources, 'kernel', 'cairn_kernel.py')");
+  });
+});
+
 describe('the app icon', () => {
   const iconFile = () => path.join(ROOT, config.mac!.icon!);
 

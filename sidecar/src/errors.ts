@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'request_id_conflict'
   | 'conversation_only'
   | 'keychain_unavailable'
+  | 'python_not_found'
   | 'model_auth'
   | 'model_overloaded'
   | 'model_rate_limited'
@@ -35,6 +36,7 @@ const STATUS: Record<ErrorCode, number> = {
   request_id_conflict: 409,
   conversation_only: 403,
   keychain_unavailable: 503,
+  python_not_found: 503,
   model_auth: 502,
   model_overloaded: 503,
   model_rate_limited: 429,

@@ -13,10 +13,12 @@ const SIDECAR_ALLOWED: Record<string, string[]> = {
   log: ['secrets'],
   store: ['protocol', 'errors', 'config'],
   context: ['store', 'protocol', 'errors'],
-  tools: ['store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  agent: ['context', 'tools', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  server: ['agent', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  cli: ['server', 'agent', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  kernels: ['errors', 'config', 'log'],
+  // The kernel tools use the kernels' types and default name; the agent gives them a session's kernels.
+  tools: ['kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  agent: ['context', 'tools', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  server: ['agent', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  cli: ['server', 'agent', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,213 @@
+import type { MimeBundle, ResultMessage } from './driver-messages';
+import { type ExitInfo, KernelExitedError } from './kernel-exit';
+import type { KernelProcess } from './kernel-process';
+import type { KernelLimits, LimitHit, LimitKind } from './kernel-types';
+
+/** What one cell came to. */
+export interface CellOutcome {
+  /** The driver's result; null when the process exited first. */
+  result: ResultMessage | null;
+  /** Set when the process exited during the cell (crash, or killed to stop it). */
+  exit: ExitInfo | null;
+  limit: LimitHit | null;
+  /** What stopped the cell, when something did. */
+  stoppedBy: 'limit' | 'interrupt' | 'cancel' | null;
+  /** The cell did not stop within the grace period and the process was killed. */
+  killed: boolean;
+  /** The process was ended from outside the cell (a restart or a shutdown) while it ran. */
+  endedBy: 'restart' | 'shutdown' | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  activeMs: number;
+}
+
+export interface CellRunHooks {
+  onStream: (name: 'stdout' | 'stderr', text: string) => void;
+  onDisplay: (data: MimeBundle) => void;
+  onInputRequest: (request: { requestId: string; prompt: string; password: boolean }) => void;
+}
+
+/** The most of each stream a result keeps: the start and the end (errors tend to come last). */
+const MAX_STREAM_CHARS = 1_000_000;
+
+/**
+ * One execution on a kernel process, with its limits: an active-time clock that stops while an `input()`
+ * waits, an idle timer per input request, and the escalation when something must stop the cell — an
+ * interrupt (KeyboardInterrupt), then a kill after the grace period if the cell does not stop.
+ */
+export class CellRun {
+  readonly done: Promise<CellOutcome>;
+  private readonly startedAt = performance.now();
+  private activeMs = 0;
+  private activeSince: number | null = null;
+  private activeTimer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private readonly inputTimers = new Map<string, NodeJS.Timeout>();
+  private stoppedBy: CellOutcome['stoppedBy'] = null;
+  private limit: LimitHit | null = null;
+  private killed = false;
+  private endedBy: CellOutcome['endedBy'] = null;
+  private readonly stdout = new CappedText(MAX_STREAM_CHARS);
+  private readonly stderr = new CappedText(MAX_STREAM_CHARS);
+
+  constructor(
+    private readonly proc: KernelProcess,
+    code: string,
+    executionId: string,
+    private readonly limits: KernelLimits,
+    hooks: CellRunHooks,
+    signal?: AbortSignal,
+  ) {
+    const onAbort = () => this.stop('cancel');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.resumeClock();
+    const execution = proc.execute(
+      code,
+      {
+        onStream: (name, text) => {
+          (name === 'stdout' ? this.stdout : this.stderr).push(text);
+          hooks.onStream(name, text);
+        },
+        onDisplay: hooks.onDisplay,
+        onInputRequest: (request) => {
+          this.startInputWait(request.requestId);
+          hooks.onInputRequest(request);
+        },
+      },
+      executionId,
+    );
+    this.done = execution
+      .then(
+        (result) => ({ result, exit: null }),
+        (err: unknown) => {
+          if (err instanceof KernelExitedError) return { result: null, exit: err.exit };
+          throw err;
+        },
+      )
+      .then(({ result, exit }) => {
+        this.pauseClock();
+        this.clearTimers();
+        signal?.removeEventListener('abort', onAbort);
+        return {
+          result,
+          exit,
+          limit: this.limit,
+          stoppedBy: this.stoppedBy,
+          killed: this.killed,
+          endedBy: this.endedBy,
+          stdout: this.stdout.toString(),
+          stderr: this.stderr.toString(),
+          wallMs: Math.round(performance.now() - this.startedAt),
+          activeMs: Math.round(this.activeMs),
+        };
+      });
+    if (signal?.aborted) onAbort();
+  }
+
+  get waitingInput(): boolean {
+    return this.inputTimers.size > 0;
+  }
+
+  /** Passes an answer to a pending `input()`; false when no such request waits. */
+  reply(requestId: string, value: string): boolean {
+    const timer = this.inputTimers.get(requestId);
+    if (!timer) return false;
+    clearTimeout(timer);
+    this.inputTimers.delete(requestId);
+    this.proc.reply(requestId, value);
+    if (this.inputTimers.size === 0 && !this.stoppedBy) this.resumeClock();
+    return true;
+  }
+
+  /** Stops the cell at the user's request (interrupt, then kill after the grace period). */
+  interrupt(): void {
+    this.stop('interrupt');
+  }
+
+  /** Notes that the process is about to be ended for a restart or a shutdown, so the outcome says so. */
+  expectExit(cause: 'restart' | 'shutdown'): void {
+    this.endedBy ??= cause;
+    this.clearTimers();
+  }
+
+  private startInputWait(requestId: string): void {
+    this.pauseClock();
+    this.inputTimers.set(
+      requestId,
+      setTimeout(() => this.stop('limit', 'input_idle'), this.limits.inputIdleMs),
+    );
+  }
+
+  private stop(cause: 'limit' | 'interrupt' | 'cancel', kind?: LimitKind): void {
+    if (this.stoppedBy || this.endedBy || !this.proc.isAlive) return;
+    this.stoppedBy = cause;
+    if (kind) {
+      this.limit = {
+        kind,
+        limitMs: kind === 'active_time' ? this.limits.activeMs : this.limits.inputIdleMs,
+        action: 'interrupted',
+      };
+    }
+    this.pauseClock();
+    for (const timer of this.inputTimers.values()) clearTimeout(timer);
+    this.inputTimers.clear();
+    this.proc.interrupt();
+    this.graceTimer = setTimeout(() => {
+      // The cell ignored the interrupt (or caught it): only a kill stops it now.
+      this.killed = true;
+      if (this.limit) this.limit.action = 'killed_and_restarted';
+      void this.proc.kill();
+    }, this.limits.interruptGraceMs);
+  }
+
+  private resumeClock(): void {
+    if (this.activeSince !== null) return;
+    this.activeSince = performance.now();
+    const remaining = Math.max(0, this.limits.activeMs - this.activeMs);
+    this.activeTimer = setTimeout(() => this.stop('limit', 'active_time'), remaining);
+  }
+
+  private pauseClock(): void {
+    if (this.activeSince === null) return;
+    this.activeMs += performance.now() - this.activeSince;
+    this.activeSince = null;
+    clearTimeout(this.activeTimer);
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.activeTimer);
+    clearTimeout(this.graceTimer);
+    for (const timer of this.inputTimers.values()) clearTimeout(timer);
+    this.inputTimers.clear();
+  }
+}
+
+/** Text capped to about `cap` characters: the first half and the latest half, with a note of the gap. */
+class CappedText {
+  private head = '';
+  private tail = '';
+  private omitted = 0;
+
+  constructor(private readonly cap: number) {}
+
+  push(text: string): void {
+    const headRoom = Math.ceil(this.cap / 2) - this.head.length;
+    if (headRoom > 0) {
+      this.head += text.slice(0, headRoom);
+      text = text.slice(headRoom);
+    }
+    if (text === '') return;
+    this.tail += text;
+    const excess = this.tail.length - Math.floor(this.cap / 2);
+    if (excess > 0) {
+      this.tail = this.tail.slice(excess);
+      this.omitted += excess;
+    }
+  }
+
+  toString(): string {
+    if (this.omitted === 0) return this.head + this.tail;
+    return `${this.head}\n[... ${this.omitted} characters of output omitted ...]\n${this.tail}`;
+  }
+}

@@ -1,0 +1,765 @@
+"""Cairn kernel driver: runs Python cells for Cairn's sidecar in one persistent namespace.
+
+Protocol (v1): JSON lines, one object per line, on this process's ORIGINAL stdin (host -> driver:
+execute, input_reply, reset, list_variables, interrupt, shutdown) and ORIGINAL stdout (driver -> host:
+ready, stream, display, input_request, result, reset_done, variables, log). The sidecar's TypeScript
+client is the other end; the message shapes are fixed by that contract.
+
+Why capture output at the file-descriptor level: code writes by many routes - print(), os.write(1, ...),
+C extensions calling printf, child processes that inherit fd 1 and 2. Swapping sys.stdout catches only
+the first, and anything else written to the real stdout would corrupt the JSON channel. So, before any
+user code runs, the channel moves to private (non-inheritable) copies of fd 0/1, fd 1 and 2 become pipes
+whose reader threads forward what arrives as `stream` messages, and fd 0 becomes /dev/null (input() and
+getpass() ask the host instead).
+
+Order: all output of an execution is sent before its result (sync tokens written through each pipe mark
+what has been forwarded). Across stdout and stderr: a Python-level write (print, sys.stdout/stderr.write)
+to one stream is forwarded after everything written before it to the other stream, by any route, when it
+is the cell's first Python-level write or the previous one went to the other stream; so Python-level
+writes keep their exact order. fd-level writes alone (os.write, C code, child processes) to both streams
+have no order across the two: two pipes read by two threads. Within one stream, order is always exact.
+
+Threads: the main thread runs cells, so SIGINT's KeyboardInterrupt lands in user code; a control thread
+reads the channel while a cell runs (input replies, interrupt, shutdown); one reader thread per capture
+pipe; one writer thread owns the channel's output, so an interrupt can never cut a message in half.
+
+Python 3.9+, standard library only; IPython's InteractiveShell is used when importable (magics, !shell)
+unless --no-ipython is given.
+"""
+import _thread, ast, base64, builtins, codecs, faulthandler, io, json, linecache, os, queue  # noqa: E401
+import re, reprlib, signal, sys, threading, time, traceback, types  # noqa: E401
+
+PROTOCOL = 1
+CHUNK = 65536
+# Written into a capture pipe to learn when everything before it has been forwarded. Random per process
+# so user output cannot contain it by accident; it starts with NUL so partial matches are rare.
+SYNC_TOKEN = b"\x00\x1bcairn-sync-" + os.urandom(6).hex().encode() + b"\x00"
+DRIVER_FILE = os.path.normcase(os.path.abspath(__file__))
+IPYTHON_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
+RICH_FORMS = (("image/png", "_repr_png_"), ("text/html", "_repr_html_"), ("text/markdown", "_repr_markdown_"))
+MIME_TYPES = frozenset({"text/plain"} | {mime for mime, _ in RICH_FORMS})
+REPR_LIMIT = 200
+CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = REPR_LIMIT
+
+
+class Channel:
+    """The JSON-lines channel to the host, on private copies of the original stdin/stdout."""
+
+    def __init__(self):
+        # os.dup gives non-inheritable fds (PEP 446): child processes never see the channel.
+        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
+        # Bounded, so a host that reads slowly slows the producers instead of filling memory.
+        self.outbox = queue.Queue(maxsize=256)
+        threading.Thread(target=self._write_loop, name="cairn-writer", daemon=True).start()
+
+    def close_in_fork(self):
+        """In a forked child (multiprocessing): the channel is the parent's alone."""
+        os.close(self.in_fd)
+        os.close(self.out_fd)
+        self.send = lambda message: None
+
+    def send(self, message):
+        self.outbox.put(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    def _write_loop(self):
+        while True:
+            batch = [self.outbox.get()]
+            while len(batch) < 64 and not self.outbox.empty():
+                batch.append(self.outbox.get())
+            data = memoryview(b"".join(batch))
+            try:
+                while data:
+                    data = data[os.write(self.out_fd, data):]
+            except OSError:  # the host has gone: nobody is left to report to
+                os._exit(0)
+
+    def requests(self, log):
+        """Yields the host's messages; returns at EOF."""
+        with open(self.in_fd, "rb", closefd=False) as reader:
+            for line in reader:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    log("warning", "ignored a line that is not JSON: %r" % line[:200])
+                    continue
+                if isinstance(message, dict):
+                    yield message
+
+
+class CapturedFd:
+    """fd 1 or 2 redirected into a pipe; a thread forwards what arrives, as it arrives."""
+
+    def __init__(self, fd, name, on_text):
+        self.fd, self.name, self.on_text = fd, name, on_text
+        self.read_fd, write_fd = os.pipe()
+        os.dup2(write_fd, fd)  # inheritable, so child processes write into the pipe too
+        os.close(write_fd)
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # keeps split characters for later
+        self.synced = threading.Condition()
+        self.write_lock = threading.Lock()
+        self.tokens_written = self.tokens_seen = 0
+        self.text = None  # the CellStream over this fd
+        threading.Thread(target=self._read_loop, name="cairn-" + name, daemon=True).start()
+
+    def _read_loop(self):
+        pending = b""
+        while True:
+            try:
+                data = os.read(self.read_fd, CHUNK)
+            except OSError:
+                return
+            if not data:
+                return
+            pending = self._forward(pending + data)
+
+    def _forward(self, buffer):
+        """Emits the text, counting (and dropping) sync tokens; returns a possible partial token."""
+        while True:
+            index = buffer.find(SYNC_TOKEN)
+            if index < 0:
+                break
+            self._emit(buffer[:index])
+            buffer = buffer[index + len(SYNC_TOKEN):]
+            with self.synced:
+                self.tokens_seen += 1
+                self.synced.notify_all()
+        keep = partial_token_length(buffer)
+        self._emit(buffer[: len(buffer) - keep])
+        return buffer[len(buffer) - keep:]
+
+    def _emit(self, data):
+        text = self.decoder.decode(data) if data else ""
+        if text:
+            self.on_text(self.name, text)
+
+    def start_sync(self):
+        """Writes a sync token; returns the count to wait for, or None if the fd is unusable."""
+        try:
+            with self.write_lock:
+                os.write(self.fd, SYNC_TOKEN)
+                self.tokens_written += 1
+                return self.tokens_written
+        except OSError:
+            return None
+
+    def wait_sync(self, target):
+        with self.synced:
+            while target is not None and self.tokens_seen < target:
+                self.synced.wait()
+
+
+def partial_token_length(buffer):
+    """How many bytes at the end of buffer could be the start of a sync token split across reads."""
+    tail = buffer[-(len(SYNC_TOKEN) - 1):]
+    if SYNC_TOKEN[:1] in tail:
+        for length in range(len(tail), 0, -1):
+            if buffer.endswith(SYNC_TOKEN[:length]):
+                return length
+    return 0
+
+
+class CellStream(io.TextIOWrapper):
+    """sys.stdout / sys.stderr: line-buffered text over fd 1/2 that keeps the order across the two.
+
+    Partial lines are flushed by OutputCapture.flush_loop within ~50 ms while a cell runs.
+
+    Before a Python-level write goes to a different stream than the previous one (or is the cell's first),
+    everything already written to the other stream, by any route, is forwarded first.
+    """
+
+    def __init__(self, captured, capture):
+        super().__init__(open(captured.fd, "wb", closefd=False), encoding="utf-8",
+                         errors="backslashreplace", line_buffering=True)
+        self._capture = capture
+
+    def write(self, text):
+        if self._capture.last_writer is not self:
+            self._capture.switch_to(self)
+        return super().write(text)
+
+
+class OutputCapture:
+    """Both captured fds, the Python-level streams over them, and the ordering between them."""
+
+    def __init__(self, on_text):
+        self.out = CapturedFd(1, "stdout", on_text)
+        self.err = CapturedFd(2, "stderr", on_text)
+        self.out.text, self.err.text = CellStream(self.out, self), CellStream(self.err, self)
+        self.last_writer = None
+        self.forked = False  # a forked child has no reader threads to wait for
+
+    def switch_to(self, stream):
+        if self.forked:
+            return
+        other = self.err if stream is self.out.text else self.out
+        other.text.flush()
+        other.wait_sync(other.start_sync())
+        self.last_writer = stream
+
+    def flush_loop(self, cell_running):
+        """Thread: text written without a newline still reaches the host within ~50 ms while a cell runs."""
+        while cell_running.wait():
+            time.sleep(0.05)
+            for stream in (self.out.text, self.err.text):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+
+    def drain(self):
+        """Blocks until everything written so far to fd 1 and 2 has been handed to the channel."""
+        for stream in (sys.stdout, sys.stderr, self.out.text, self.err.text):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        if self.forked:
+            return
+        targets = [(fd, fd.start_sync()) for fd in (self.out, self.err)]
+        for fd, target in targets:
+            fd.wait_sync(target)
+
+
+def mime_bundle(value, plain_text=repr):
+    """text/plain plus the rich forms the object offers (_repr_png_, _repr_html_, _repr_markdown_)."""
+    data = {"text/plain": safe_call(plain_text, value)}
+    for mime, attribute in RICH_FORMS if not isinstance(value, type) else ():  # a class has unbound ones
+        method = getattr(value, attribute, None)
+        try:
+            form = method() if callable(method) else None
+        except Exception:
+            continue
+        data[mime] = form[0] if isinstance(form, tuple) else form  # (data, metadata)
+    return clean_bundle(data)
+
+
+def clean_bundle(data):
+    """Keeps the MIME types the protocol knows; PNG as base64 text."""
+    bundle = {}
+    for mime, form in data.items():
+        if mime == "image/png" and isinstance(form, (bytes, bytearray)):
+            form = base64.b64encode(form).decode("ascii")
+        if mime in MIME_TYPES and isinstance(form, str):
+            bundle[mime] = form
+    return bundle
+
+
+def safe_call(function, value):
+    try:
+        return function(value)
+    except Exception as exc:
+        return "<%s failed: %s: %s>" % (getattr(function, "__name__", "repr"), type(exc).__name__, exc)
+
+
+def short_repr(value):
+    text = safe_call(_short.repr, value)
+    return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 1] + "\u2026"
+
+
+class PlainExecutor:
+    """Runs cells with compile/eval in a fresh __main__ module: the standard-library kernel."""
+
+    ipython = False
+
+    def __init__(self, kernel):
+        self.module = types.ModuleType("__main__")
+        self.namespace = self.module.__dict__
+        self.namespace["__builtins__"] = builtins
+        sys.modules["__main__"] = self.module  # pickle and multiprocessing look user classes up here
+        builtins.display = kernel.display  # as IPython offers it
+        self.cells = {}  # cell file name -> execution number
+        self.current = 0
+        self.loop = None
+
+    def hidden_names(self):
+        return frozenset()
+
+    def cell_number(self, filename):
+        return self.cells.get(filename)
+
+    def run(self, code):
+        self.current += 1
+        filename = "<cell-%d>" % self.current
+        self.cells[filename] = self.current
+        # mtime None keeps the entry through linecache.checkcache, so tracebacks can quote the cell.
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        tree = ast.parse(code, filename)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        self._eval(tree, filename, "exec")
+        value = self._eval(ast.Expression(last.value), filename, "eval") if last else None
+        if value is None or code.rstrip().endswith(";"):  # a trailing ';' hides the value, as in IPython
+            return None
+        self.namespace["_"] = value
+        return value
+
+    def _eval(self, tree, filename, mode):
+        flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+        code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
+        value = eval(code, self.namespace)
+        if code.co_flags & CO_COROUTINE:  # top-level await: run it on the kernel's own event loop
+            import asyncio
+
+            self.loop = self.loop or asyncio.new_event_loop()
+            value = self.loop.run_until_complete(value)
+        return value
+
+    def plain_text(self, value):
+        return repr(value)
+
+    def reset(self):
+        for name in list(self.namespace):
+            if name not in ("__name__", "__builtins__"):
+                del self.namespace[name]
+
+
+def make_ipython_executor(kernel):
+    """An IPython InteractiveShell that prints nothing itself: values, displays and errors go to the host."""
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets import Type
+    from traitlets.config import Config
+
+    class SilentDisplayHook(DisplayHook):  # keeps Out, _ and the result; prints nothing
+        def compute_format_data(self, result):
+            return {}, {}
+
+        write_output_prompt = finish_displayhook = lambda self: None  # noqa: E731
+
+    class ChannelPublisher(DisplayPublisher):  # display(...) -> `display` messages
+        def publish(self, data, metadata=None, *args, **kwargs):
+            kernel.send_display(data)
+
+        clear_output = lambda self, wait=False: None  # noqa: E731
+
+    class CairnShell(InteractiveShell):
+        displayhook_class = Type(SilentDisplayHook)
+        display_pub_class = Type(ChannelPublisher)
+
+        def showtraceback(self, *args, **kwargs):  # the driver reports errors itself, structured
+            pass
+
+        showsyntaxerror = showindentationerror = showtraceback
+
+    config = Config()
+    config.HistoryAccessor.enabled = False  # no SQLite history in the user's home
+    shell = CairnShell.instance(config=config)
+    shell.system = shell.system_raw  # `!cmd` writes to fd 1/2 directly, so it streams through the capture
+    return IPythonExecutor(shell)
+
+
+class IPythonExecutor:
+    ipython = True
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.namespace = shell.user_ns  # reset() clears and refills this same dict
+        self.current = None
+
+    def hidden_names(self):
+        return IPYTHON_NAMES | set(self.shell.user_ns_hidden)
+
+    def cell_number(self, filename):
+        number = getattr(self.shell.compile, "_filename_map", {}).get(filename)  # IPython 8
+        match = number is None and re.match(r"<ipython-input-(\d+)-", filename)
+        return int(match.group(1)) if match else number
+
+    def run(self, code):
+        self.current = self.shell.execution_count
+        result = self.shell.run_cell(code, store_history=True)
+        for error in (result.error_before_exec, result.error_in_exec):
+            if error is not None:
+                raise error
+        return result.result
+
+    def plain_text(self, value):
+        return self.shell.display_formatter.formatters["text/plain"](value)
+
+    def reset(self):
+        self.shell.reset(new_session=False)
+
+
+class Location:
+    """One place in the user's code: a traceback frame, or where a SyntaxError points (1-based columns)."""
+
+    def __init__(self, filename, line, function, column=None, end_column=None, text=None):
+        self.filename, self.line, self.function = filename, line, function
+        self.column, self.end_column = column, end_column
+        self.snippet = ((linecache.getline(filename, line) if line else "") or text or "").rstrip("\r\n") or None
+
+    def pointer(self):
+        if self.column is None or self.snippet is None:
+            return None
+        width = self.end_column - self.column if self.end_column and self.end_column > self.column else 1
+        return " " * (self.column - 1) + "^" * width
+
+
+class ErrorReporter:
+    """Turns an exception into the protocol's ErrorDetails: user frames only, and a summary to act on.
+
+    line/column/snippet/pointer point into the current cell (the code just sent); when the error was
+    raised elsewhere (a user module, a function from an earlier cell) the summary says where.
+    """
+
+    def __init__(self, executor):
+        self.executor = executor
+        self.library_roots = None
+
+    def details(self, exc):
+        syntax = isinstance(exc, SyntaxError)
+        if isinstance(exc, KeyboardInterrupt):
+            message = "interrupted"
+        else:  # a SyntaxError's str() repeats the internal cell file name
+            message = exc.msg if syntax and exc.msg else safe_call(str, exc)
+        locations = self.user_locations(exc)
+        current = [loc for loc in locations if self.executor.cell_number(loc.filename) == self.executor.current]
+        here = current[-1] if current else None
+        origin = locations[-1] if locations else None
+        return {"type": type(exc).__name__, "message": message,
+                "line": here and here.line, "column": here and here.column,
+                "snippet": here and here.snippet, "pointer": here and here.pointer(),
+                "summary": self.summary(type(exc).__name__, message, here, origin, syntax),
+                "traceback": [self.format(loc, syntax and loc is origin) for loc in locations]}
+
+    def user_locations(self, exc):
+        locations = []
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if self.is_user_file(frame.filename):
+                location = Location(frame.filename, frame.lineno, frame.name)
+                location.column = char_column(location.snippet, getattr(frame, "colno", None))  # 3.11+
+                if getattr(frame, "end_lineno", None) == frame.lineno:
+                    location.end_column = char_column(location.snippet, frame.end_colno)
+                locations.append(location)
+        if isinstance(exc, SyntaxError) and exc.filename and exc.lineno and self.is_user_file(exc.filename, True):
+            end = getattr(exc, "end_offset", None) if getattr(exc, "end_lineno", None) == exc.lineno else None
+            locations.append(Location(exc.filename, exc.lineno, None, exc.offset, end, exc.text))
+        return locations
+
+    def is_user_file(self, filename, syntax_error=False):
+        if self.executor.cell_number(filename) is not None:
+            return True
+        if filename.startswith("<"):  # <frozen ...>, <decorator-gen-...>; <string> only for eval's errors
+            return syntax_error and filename == "<string>"
+        path = os.path.normcase(os.path.abspath(filename))
+        if self.library_roots is None:
+            self.library_roots = library_roots()
+        parts = path.split(os.sep)
+        return not (path == DRIVER_FILE or path.startswith(self.library_roots)
+                    or "site-packages" in parts or "dist-packages" in parts)
+
+    def display_name(self, filename):
+        if self.executor.cell_number(filename) is not None:
+            return "<cell>"
+        if filename.startswith("<"):
+            return filename
+        path = os.path.abspath(filename)
+        try:
+            relative = os.path.relpath(path)
+        except ValueError:  # another drive (Windows)
+            return path
+        return path if relative.startswith("..") else relative
+
+    def format(self, loc, with_pointer):
+        entry = '  File "%s", line %s' % (self.display_name(loc.filename), loc.line)
+        entry += ", in %s" % loc.function if loc.function else ""
+        if loc.snippet and loc.snippet.strip():
+            stripped = loc.snippet.lstrip()
+            entry += "\n    " + stripped.rstrip()
+            pointer = loc.pointer()
+            if with_pointer and pointer:
+                entry += "\n    " + pointer[len(loc.snippet) - len(stripped):]
+        return entry
+
+    def summary(self, kind, message, here, origin, syntax):
+        text = kind
+        if here is not None:
+            text += " at line %d" % here.line
+            text += ", column %d" % here.column if syntax and here.column else ""
+            text += " in %s" % here.function if here.function not in (None, "<module>") else ""
+        text += ": " + message if message else ""
+        if origin is not None and origin is not here:
+            where = self.display_name(origin.filename)
+            text += " (raised %sin %s line %d%s)" % (
+                "by %s " % origin.function if origin.function not in (None, "<module>") else "",
+                "an earlier cell" if where == "<cell>" else where, origin.line,
+                ": " + origin.snippet.strip() if origin.snippet else "")
+        return text
+
+
+def char_column(snippet, byte_offset):
+    """1-based character column from a 0-based UTF-8 byte offset (what tracebacks record)."""
+    if byte_offset is None:
+        return None
+    return len((snippet or "").encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
+
+
+def library_roots():
+    import site
+    import sysconfig
+
+    roots = {sysconfig.get_paths().get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots.update(getattr(site, "getsitepackages", lambda: [])())
+    return tuple(os.path.normcase(os.path.abspath(root)) + os.sep for root in roots if root)
+
+
+class PyplotHook:
+    """Import hook: once matplotlib.pyplot is imported, plt.show() sends the open figures inline."""
+
+    def __init__(self, show_figures):
+        self.show_figures = show_figures
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "matplotlib.pyplot":
+            return None
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, path, target) if finder is not self and hasattr(finder, "find_spec") else None
+            if spec is not None and hasattr(spec.loader, "exec_module"):
+                spec.loader.exec_module = self.patched(spec.loader.exec_module)
+                return spec
+        return None
+
+    def patched(self, exec_module):
+        def exec_and_patch(module):
+            exec_module(module)
+
+            def show(*args, **kwargs):  # a function, not a method: matplotlib sets attributes on it
+                self.show_figures()
+
+            module.show = show
+
+        return exec_and_patch
+
+
+class Kernel:
+    def __init__(self, use_ipython):
+        self.channel = Channel()
+        self.diagnostics = os.fdopen(os.dup(2), "w", buffering=1)  # the host's view of our own stderr
+        faulthandler.enable(self.diagnostics)  # a segfault in user code still leaves a trace for the host
+        self.exec_id = None
+        self.capture = OutputCapture(self.on_output)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)  # user code never reads the channel
+        os.close(null)
+        sys.stdout, sys.stderr = self.capture.out.text, self.capture.err.text
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self.after_fork_in_child)
+        self.cell_running = threading.Event()
+        threading.Thread(target=self.capture.flush_loop, args=(self.cell_running,), daemon=True).start()
+        self.in_user_code = False
+        signal.signal(signal.SIGINT, self.on_sigint)
+        self.requests = queue.Queue()
+        self.busy = False
+        self.pending_input = None  # (request_id, queue of replies) while input() waits
+        self.input_count = 0
+        install_input(self.request_input)
+        os.environ["MPLBACKEND"] = "Agg"  # read by matplotlib when it is imported: no GUI, ever
+        sys.meta_path.insert(0, PyplotHook(self.show_figures))
+        if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(DRIVER_FILE):
+            sys.path[0] = ""  # import the project's modules (cwd), as Jupyter does, not the driver's folder
+        self.executor = self.make_executor(use_ipython)
+        self.errors = ErrorReporter(self.executor)
+
+    def after_fork_in_child(self):
+        self.channel.close_in_fork()
+        self.capture.forked = True
+
+    def make_executor(self, use_ipython):
+        if use_ipython:
+            try:
+                return make_ipython_executor(self)
+            except ImportError:
+                pass
+            except Exception as exc:
+                self.log("warning", "IPython failed to start (%s: %s); using the standard-library driver"
+                         % (type(exc).__name__, exc))
+        return PlainExecutor(self)
+
+    def send(self, message):
+        self.channel.send(message)
+
+    def log(self, level, message):
+        self.send({"type": "log", "level": level, "message": message})
+
+    def on_output(self, name, text):
+        if self.exec_id is None:  # printed while starting, before any execution
+            self.log("warning", "%s: %s" % (name, text))
+        else:  # between executions (a background thread or process), it goes with the latest one
+            self.send({"type": "stream", "id": self.exec_id, "name": name, "text": text})
+
+    def on_sigint(self, signum, frame):
+        if self.in_user_code:  # outside a cell (idle, or sending a result) an interrupt has nothing to stop
+            raise KeyboardInterrupt
+
+    def request_input(self, prompt, password):
+        self.capture.drain()  # what the cell printed before asking arrives before the question
+        self.input_count += 1
+        request_id = "%s:input-%d" % (self.exec_id, self.input_count)
+        replies = queue.Queue()
+        self.pending_input = (request_id, replies)
+        try:
+            self.send({"type": "input_request", "id": self.exec_id, "request_id": request_id,
+                       "prompt": str(prompt), "password": password})
+            value = wait_for(replies)
+        finally:
+            self.pending_input = None
+        if value is None:
+            raise KeyboardInterrupt
+        return value
+
+    def display(self, *objects):
+        for value in objects:
+            self.send_display(mime_bundle(value, self.executor.plain_text))
+
+    def send_display(self, data):
+        bundle = clean_bundle(data)
+        if bundle:
+            self.capture.drain()  # text printed before the display arrives before it
+            self.send({"type": "display", "id": self.exec_id, "data": bundle})
+
+    def show_figures(self):
+        """Sends every open matplotlib figure as a PNG and closes it (after each cell, and as plt.show())."""
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None:
+            return
+        for number in pyplot.get_fignums():
+            figure, png = pyplot.figure(number), io.BytesIO()
+            try:
+                figure.savefig(png, format="png", bbox_inches="tight")
+            except Exception as exc:
+                print("Could not draw figure %d: %s: %s" % (number, type(exc).__name__, exc), file=sys.stderr)
+                continue
+            self.send_display({"image/png": png.getvalue(), "text/plain": repr(figure)})
+        pyplot.close("all")
+
+    def control_loop(self):
+        """Reads the channel on its own thread, so replies and interrupts arrive while a cell runs."""
+        for message in self.channel.requests(self.log):
+            kind = message.get("type")
+            if kind == "execute" and self.busy:  # the host queues executions; this is a safety net
+                self.send(error_result(message.get("id"), "KernelBusy", "another execution is still running",
+                                       "KernelBusy: the kernel is still running another execution; wait for "
+                                       "its result or interrupt it, then send this code again"))
+            elif kind in ("execute", "reset", "list_variables"):
+                self.busy = self.busy or kind == "execute"
+                self.requests.put(message)
+            elif kind == "input_reply":
+                waiting = self.pending_input
+                if waiting is not None and waiting[0] == message.get("request_id"):
+                    waiting[1].put(str(message.get("value", "")))
+                else:
+                    self.log("warning", "input_reply for %r, which is not waiting" % message.get("request_id"))
+            elif kind == "interrupt":
+                self.interrupt()
+            elif kind == "shutdown":
+                os._exit(0)
+            else:
+                self.log("warning", "unknown message type %r" % kind)
+        os._exit(0)  # EOF: the host closed the channel
+
+    def interrupt(self):
+        waiting = self.pending_input
+        if waiting is not None:
+            waiting[1].put(None)  # wakes input(), which raises KeyboardInterrupt in the cell
+        elif hasattr(signal, "pthread_kill"):  # a real signal also wakes blocking calls such as time.sleep
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        else:
+            _thread.interrupt_main()  # Windows
+
+    def serve(self):
+        implementation = sys.implementation.name
+        self.send({"type": "ready", "protocol": PROTOCOL, "python": "%d.%d.%d" % sys.version_info[:3],
+                   "implementation": {"cpython": "CPython", "pypy": "PyPy"}.get(implementation, implementation),
+                   "ipython": self.executor.ipython, "pid": os.getpid()})
+        threading.Thread(target=self.control_loop, name="cairn-control", daemon=True).start()
+        handlers = {"execute": self.execute, "reset": self.reset, "list_variables": self.list_variables}
+        while True:
+            message = {}
+            try:
+                message = self.requests.get()
+                handlers[message["type"]](message)
+            except BaseException as exc:  # a driver bug: report it and keep serving
+                self.in_user_code = False
+                traceback.print_exc(file=self.diagnostics)
+                self.log("error", "driver error: %s: %s" % (type(exc).__name__, exc))
+                if message.get("type") == "execute":
+                    self.send(error_result(message.get("id"), "KernelError", "the driver failed: %s" % exc))
+                    self.busy = False
+
+    def run_user(self, function, *args):
+        """Calls code that may run user code, with interrupts enabled; returns (value, exception)."""
+        try:
+            self.in_user_code = True
+            try:
+                return function(*args), None
+            finally:
+                self.in_user_code = False
+        except BaseException as exc:  # KeyboardInterrupt and SystemExit are the cell's result too
+            self.in_user_code = False
+            return None, exc
+
+    def execute(self, message):
+        self.exec_id = str(message.get("id"))
+        self.capture.last_writer = None
+        self.cell_running.set()
+        started = time.perf_counter()
+        value, error = self.run_user(self.executor.run, str(message.get("code", "")))
+        bundle = None
+        if error is None and value is not None:
+            bundle, error = self.run_user(mime_bundle, value, self.executor.plain_text)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        figures_error = self.run_user(self.show_figures)[1]  # also after an error: a partial plot helps
+        self.capture.drain()  # every stream message of this execution goes before its result
+        self.cell_running.clear()
+        error = figures_error if error is None else error
+        self.send({"type": "result", "id": self.exec_id, "success": error is None, "return_value": bundle,
+                   "error": None if error is None else self.errors.details(error),
+                   "execution_time_ms": round(elapsed_ms, 3)})
+        self.busy = False
+
+    def reset(self, message):
+        self.executor.reset()
+        self.send({"type": "reset_done", "id": message.get("id")})
+
+    def list_variables(self, message):
+        hidden = self.executor.hidden_names()
+        variables = [{"name": name, "type": type(value).__name__, "repr": short_repr(value)}
+                     for name, value in list(self.executor.namespace.items())
+                     if not name.startswith("_") and name not in hidden]
+        self.send({"type": "variables", "id": message.get("id"), "variables": variables})
+
+
+def wait_for(replies):
+    """queue.get() that a SIGINT can always interrupt: one arriving just before a lock wait starts would
+    not wake it, so the wait returns to Python (where the handler runs) every 100 ms."""
+    while True:
+        try:
+            return replies.get(timeout=0.1)
+        except queue.Empty:
+            pass
+
+
+def install_input(request_input):
+    """input() and getpass.getpass() ask the host (fd 0 is /dev/null)."""
+    import getpass
+
+    def cell_input(prompt=""):
+        return request_input(prompt, False)
+
+    def cell_getpass(prompt="Password: ", stream=None):
+        return request_input(prompt, True)
+
+    builtins.input, getpass.getpass = cell_input, cell_getpass
+
+
+def error_result(exec_id, kind, message, summary=None):
+    """A failed result that no user code produced (KernelBusy, or a driver bug)."""
+    return {"type": "result", "id": exec_id, "success": False, "return_value": None, "execution_time_ms": 0,
+            "error": {"type": kind, "message": message, "line": None, "column": None, "snippet": None,
+                      "pointer": None, "summary": summary or "%s: %s" % (kind, message), "traceback": []}}
+
+
+if __name__ == "__main__":
+    _DRIVER_MODULE = sys.modules[__name__]  # stays alive when the user namespace replaces __main__
+    Kernel(use_ipython="--no-ipython" not in sys.argv[1:]).serve()

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import { type Logger, silentLogger } from '../log/logger';
+import { KernelProcess } from './kernel-process';
+import { DEFAULT_LIMITS, type KernelLimits } from './kernel-types';
+import { resolvePython } from './python-resolver';
+import { type SessionKernelConfig, SessionKernels } from './session-kernels';
+import { type KernelSpec, specKey, WarmPool } from './warm-pool';
+
+export interface KernelManagerOptions {
+  /** The environment kernels get: Cairn's own, scrubbed of secrets (tools/child-env's childEnv()). */
+  env: NodeJS.ProcessEnv;
+  driverPath?: string;
+  /** Use IPython where importable (default); false runs the stdlib driver everywhere. */
+  ipython?: boolean;
+  /** Keep a started spare kernel per interpreter and folder (default true). */
+  warm?: boolean;
+  limits?: Partial<KernelLimits>;
+  readyTimeoutMs?: number;
+  logger?: Logger;
+}
+
+interface OpenSession {
+  kernels: SessionKernels;
+  config: SessionKernelConfig;
+  /** The resolved interpreter and folder; dropped on failure so a later call looks again. */
+  spec: Promise<KernelSpec> | null;
+}
+
+/**
+ * Python kernels for all sessions: each session's kernels by name, a warm spare per interpreter, and
+ * shutdown that leaves no process behind.
+ */
+export class KernelManager {
+  private readonly sessions = new Map<string, OpenSession>();
+  private readonly pool: WarmPool;
+  private readonly logger: Logger;
+  private readonly limits: KernelLimits;
+
+  constructor(private readonly opts: KernelManagerOptions) {
+    this.logger = opts.logger ?? silentLogger;
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.pool = new WarmPool((spec) => this.start(spec), this.logger);
+  }
+
+  /**
+   * The kernels of a session, opened on first call (later calls return the same object). Opening starts
+   * the warm spare for the session's interpreter, so its first call does not wait for Python.
+   */
+  openSession(sessionId: string, config: SessionKernelConfig): SessionKernels {
+    const existing = this.sessions.get(sessionId);
+    if (existing) return existing.kernels;
+    const open: OpenSession = {
+      config,
+      spec: null,
+      kernels: new SessionKernels(sessionId, config, {
+        acquire: () => this.acquire(open),
+        limits: this.limits,
+        logger: this.logger,
+      }),
+    };
+    this.sessions.set(sessionId, open);
+    if (this.opts.warm !== false) {
+      this.specOf(open).then(
+        (spec) => {
+          if (this.sessions.get(sessionId) === open) this.pool.prepare(spec);
+        },
+        (err: unknown) => this.logger.debug('no warm kernel for the session', { error: String(err) }),
+      );
+    }
+    return open.kernels;
+  }
+
+  session(sessionId: string): SessionKernels | undefined {
+    return this.sessions.get(sessionId)?.kernels;
+  }
+
+  /** Kills the session's kernels, and the warm spare when no other open session needs it. */
+  async shutdownSession(sessionId: string): Promise<void> {
+    const open = this.sessions.get(sessionId);
+    if (!open) return;
+    this.sessions.delete(sessionId);
+    await open.kernels.shutdown();
+    const spec = await open.spec?.catch(() => null);
+    if (!spec) return;
+    const key = specKey(spec);
+    for (const other of this.sessions.values()) {
+      const otherSpec = await other.spec?.catch(() => null);
+      if (otherSpec && specKey(otherSpec) === key) return;
+    }
+    await this.pool.dispose(spec);
+  }
+
+  async shutdownAll(): Promise<void> {
+    const ids = [...this.sessions.keys()];
+    await Promise.all(ids.map((id) => this.shutdownSession(id)));
+    await this.pool.disposeAll();
+  }
+
+  /** Pids of the warm spares that are up (diagnostics). */
+  warmPids(): number[] {
+    return this.pool.pids();
+  }
+
+  private specOf(open: OpenSession): Promise<KernelSpec> {
+    if (open.spec) return open.spec;
+    const { config } = open;
+    const cwd = config.projectRoot ?? config.kernelsDir;
+    const spec = (async (): Promise<KernelSpec> => {
+      if (!config.projectRoot) fs.mkdirSync(cwd, { recursive: true });
+      const python = await resolvePython({
+        projectRoot: config.projectRoot,
+        configuredPath: config.pythonPath ?? null,
+        env: this.opts.env,
+      });
+      return {
+        python: { command: python.command, args: python.args },
+        cwd,
+        ipython: this.opts.ipython !== false,
+      };
+    })();
+    open.spec = spec;
+    // A failure is not kept: the user may install Python and try again.
+    spec.catch(() => {
+      if (open.spec === spec) open.spec = null;
+    });
+    return spec;
+  }
+
+  private async acquire(open: OpenSession): Promise<{ process: KernelProcess; warm: boolean }> {
+    const spec = await this.specOf(open);
+    if (this.opts.warm !== false) {
+      const spare = await this.pool.take(spec);
+      if (spare) return { process: spare, warm: true };
+    }
+    return { process: await this.start(spec), warm: false };
+  }
+
+  private start(spec: KernelSpec): Promise<KernelProcess> {
+    return KernelProcess.start({
+      python: spec.python,
+      cwd: spec.cwd,
+      env: this.opts.env,
+      ipython: spec.ipython,
+      ...(this.opts.driverPath ? { driverPath: this.opts.driverPath } : {}),
+      ...(this.opts.readyTimeoutMs ? { readyTimeoutMs: this.opts.readyTimeoutMs } : {}),
+      logger: this.logger,
+    });
+  }
+}

@@ -1,0 +1,401 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import { type Logger, silentLogger } from '../log/logger';
+import {
+  DRIVER_PROTOCOL_VERSION,
+  type DriverMessage,
+  encodeHostMessage,
+  type HostMessage,
+  type MimeBundle,
+  parseDriverLine,
+  protocolErrorResult,
+  type ReadyMessage,
+  type ResultMessage,
+  type VariableInfo,
+} from './driver-messages';
+import { defaultDriverPath } from './driver-path';
+import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
+
+/** How to run an interpreter: `{command: '/usr/bin/python3', args: []}` or `{command: 'py', args: ['-3']}`. */
+export interface PythonCommand {
+  command: string;
+  args: readonly string[];
+}
+
+export interface KernelProcessOptions {
+  python: PythonCommand;
+  cwd: string;
+  /** The environment without Cairn's secrets (tools/child-env's childEnv()); the PYTHON* settings are added. */
+  env: NodeJS.ProcessEnv;
+  driverPath?: string;
+  /** false passes --no-ipython (the stdlib driver even where IPython is importable). */
+  ipython?: boolean;
+  readyTimeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface ExecuteCallbacks {
+  onStream?: (name: 'stdout' | 'stderr', text: string) => void;
+  onDisplay?: (data: MimeBundle) => void;
+  onInputRequest?: (request: { requestId: string; prompt: string; password: boolean }) => void;
+  /** Aborting interrupts the cell (KeyboardInterrupt); escalation is the caller's business. */
+  signal?: AbortSignal;
+}
+
+const DEFAULT_READY_TIMEOUT_MS = 30_000;
+const STDERR_TAIL_CHARS = 8_000;
+/** After 'exit', how long to wait for the channel to close so the last messages are still read. */
+const CLOSE_DRAIN_MS = 500;
+/** After a kill, the latest we consider the process gone even without an 'exit' event. */
+const KILL_DEADLINE_MS = 3_000;
+
+interface PendingExecution {
+  id: string;
+  callbacks: ExecuteCallbacks;
+  resolve: (result: ResultMessage) => void;
+  reject: (err: Error) => void;
+}
+
+interface PendingRequest {
+  resolve: (message: DriverMessage) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * One running driver: spawns it in its own process group, speaks the JSON-lines protocol on its original
+ * stdin/stdout, and reports its exit. One execution at a time (the manager queues).
+ */
+export class KernelProcess {
+  readonly pid: number;
+  /** Resolves once, when the process has exited and its channel is drained. */
+  readonly exited: Promise<ExitInfo>;
+  private info: ReadyMessage | null = null;
+  private current: PendingExecution | null = null;
+  private readonly requests = new Map<string, PendingRequest>();
+  private readonly exitListeners: ((exit: ExitInfo) => void)[] = [];
+  private exitInfo: ExitInfo | null = null;
+  private requested: ExitInfo['requested'] = null;
+  private stderrTail = '';
+  private readonly logger: Logger;
+  private resolveExited!: (exit: ExitInfo) => void;
+  private onReady: ((message: ReadyMessage) => void) | null = null;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    logger: Logger,
+  ) {
+    this.pid = child.pid!;
+    this.logger = logger.child({ kernel_pid: this.pid });
+    this.exited = new Promise((resolve) => {
+      this.resolveExited = resolve;
+    });
+    this.wire();
+  }
+
+  /** Starts a driver and waits for its `ready`; kills it and throws when it does not come. */
+  static async start(opts: KernelProcessOptions): Promise<KernelProcess> {
+    const driver = opts.driverPath ?? defaultDriverPath();
+    const args = [
+      ...opts.python.args,
+      '-u',
+      '-X',
+      'utf8',
+      driver,
+      ...(opts.ipython === false ? ['--no-ipython'] : []),
+    ];
+    const child = spawn(opts.python.command, args, {
+      cwd: opts.cwd,
+      env: { ...opts.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', PYTHONIOENCODING: 'utf-8' },
+      // Its own process group: SIGINT to the group interrupts the cell, and a kill reaches its children.
+      detached: process.platform !== 'win32',
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const spawned = await new Promise<Error | null>((resolve) => {
+      child.once('spawn', () => resolve(null));
+      child.once('error', (err) => resolve(err));
+    });
+    if (spawned) {
+      throw new Error(`Could not start the Python kernel with ${opts.python.command}: ${spawned.message}`, {
+        cause: spawned,
+      });
+    }
+    const kernel = new KernelProcess(child, opts.logger ?? silentLogger);
+    await kernel.waitReady(opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+    return kernel;
+  }
+
+  /** What the driver said at start-up: Python version, whether IPython is in use. */
+  get ready(): ReadyMessage {
+    return this.info!;
+  }
+
+  get isAlive(): boolean {
+    return this.exitInfo === null;
+  }
+
+  get isBusy(): boolean {
+    return this.current !== null;
+  }
+
+  /** The driver's own recent stderr. */
+  get stderr(): string {
+    return this.stderrTail;
+  }
+
+  /** Runs a cell; resolves with the driver's `result`, rejects with KernelExitedError if the driver exits. */
+  execute(code: string, callbacks: ExecuteCallbacks = {}, id = newRequestId('exec')): Promise<ResultMessage> {
+    if (this.exitInfo) return Promise.reject(new KernelExitedError(this.exitInfo));
+    if (this.current) return Promise.reject(new Error('The kernel is already running a cell.'));
+    return new Promise<ResultMessage>((resolve, reject) => {
+      const onAbort = () => this.interrupt();
+      const done = () => {
+        this.current = null;
+        callbacks.signal?.removeEventListener('abort', onAbort);
+      };
+      this.current = {
+        id,
+        callbacks,
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      };
+      this.send({ type: 'execute', id, code });
+      if (callbacks.signal?.aborted) onAbort();
+      else callbacks.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Answers an `input_request`. */
+  reply(requestId: string, value: string): void {
+    this.send({ type: 'input_reply', request_id: requestId, value });
+  }
+
+  /** Raises KeyboardInterrupt in the running cell: SIGINT to the process group on POSIX, a message on Windows. */
+  interrupt(): void {
+    if (this.exitInfo) return;
+    if (process.platform !== 'win32') {
+      try {
+        process.kill(-this.pid, 'SIGINT');
+        return;
+      } catch {
+        // The group is gone or not ours to signal; the message is the driver's own fallback.
+      }
+    }
+    this.send({ type: 'interrupt' });
+  }
+
+  async reset(): Promise<void> {
+    const id = newRequestId('reset');
+    await this.request(id, { type: 'reset', id });
+  }
+
+  async listVariables(): Promise<VariableInfo[]> {
+    const id = newRequestId('vars');
+    const message = await this.request(id, { type: 'list_variables', id });
+    return message.type === 'variables' ? message.variables : [];
+  }
+
+  /** Asks the driver to exit, then kills the process group after `graceMs` (and sweeps it anyway). */
+  async shutdown(graceMs = 2_000): Promise<ExitInfo> {
+    if (this.exitInfo) return this.exitInfo;
+    this.requested ??= 'shutdown';
+    this.send({ type: 'shutdown' });
+    const exit = await Promise.race([this.exited, delay(graceMs).then(() => null)]);
+    if (exit) {
+      // Children the cells started share the group; they go with the kernel.
+      this.signalGroup('SIGKILL');
+      return exit;
+    }
+    return this.kill();
+  }
+
+  /** Kills the driver and everything in its process group at once. */
+  async kill(): Promise<ExitInfo> {
+    if (this.exitInfo) return this.exitInfo;
+    this.requested ??= 'kill';
+    if (process.platform === 'win32') {
+      // By full path: a taskkill earlier on PATH is not necessarily Windows' own.
+      const taskkill = `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\taskkill.exe`;
+      const killer = spawn(taskkill, ['/pid', String(this.pid), '/T', '/F'], {
+        stdio: 'ignore',
+        windowsHide: true,
+      });
+      killer.on('error', () => this.child.kill());
+    } else if (!this.signalGroup('SIGKILL')) {
+      this.child.kill('SIGKILL');
+    }
+    const exit = await Promise.race([this.exited, delay(KILL_DEADLINE_MS).then(() => null)]);
+    // A process stuck in the OS's kernel may never report; treat it as gone rather than hang the caller.
+    return exit ?? this.finish(null, 'SIGKILL');
+  }
+
+  onExit(listener: (exit: ExitInfo) => void): void {
+    if (this.exitInfo) listener(this.exitInfo);
+    else this.exitListeners.push(listener);
+  }
+
+  private waitReady(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        this.onReady = null;
+        const stderr = this.stderrTail.trim();
+        reject(
+          new Error(
+            `The Python kernel did not start: ${why}.${stderr ? ` Its error output:\n${stderr}` : ''}`,
+          ),
+        );
+      };
+      this.onReady = (message) => {
+        clearTimeout(timer);
+        this.onReady = null;
+        if (message.protocol !== DRIVER_PROTOCOL_VERSION) {
+          void this.kill();
+          fail(`its driver speaks protocol ${message.protocol}, this sidecar ${DRIVER_PROTOCOL_VERSION}`);
+          return;
+        }
+        this.info = message;
+        resolve();
+      };
+      timer = setTimeout(() => {
+        void this.kill();
+        fail(`no ready message within ${Math.round(timeoutMs / 1000)} s`);
+      }, timeoutMs);
+      this.onExit((exit) => {
+        if (this.onReady) fail(`it exited at start-up (${describeExit(exit)})`);
+      });
+    });
+  }
+
+  private request(id: string, message: HostMessage): Promise<DriverMessage> {
+    if (this.exitInfo) return Promise.reject(new KernelExitedError(this.exitInfo));
+    return new Promise((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      this.send(message);
+    });
+  }
+
+  private send(message: HostMessage): void {
+    if (this.exitInfo || !this.child.stdin?.writable) return;
+    this.child.stdin.write(encodeHostMessage(message));
+  }
+
+  private wire(): void {
+    const decoder = new StringDecoder('utf8');
+    let buffered = '';
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += decoder.write(chunk);
+      let newline = buffered.indexOf('\n');
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline).trim();
+        buffered = buffered.slice(newline + 1);
+        if (line !== '') this.handleLine(line);
+        newline = buffered.indexOf('\n');
+      }
+    });
+    const stderrDecoder = new StringDecoder('utf8');
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + stderrDecoder.write(chunk)).slice(-STDERR_TAIL_CHARS);
+    });
+    // A write to a driver that just died fails with EPIPE; its exit is reported through 'exit'.
+    this.child.stdin!.on('error', () => {});
+    // A failed signal is reported as 'error' on the child; unheard, it would take the sidecar down.
+    this.child.on('error', (err) => this.logger.warn('kernel process error', { error: String(err) }));
+    let drain: NodeJS.Timeout | undefined;
+    this.child.on('exit', (code, signal) => {
+      drain = setTimeout(() => this.finish(code, signal), CLOSE_DRAIN_MS);
+    });
+    this.child.on('close', (code, signal) => {
+      clearTimeout(drain);
+      this.finish(code, signal);
+    });
+  }
+
+  private handleLine(line: string): void {
+    const parsed = parseDriverLine(line);
+    if (!parsed.ok) {
+      this.logger.warn('kernel driver sent a bad line', {
+        problem: parsed.problem,
+        line: line.slice(0, 200),
+      });
+      const raw = parsed.raw as { type?: unknown; id?: unknown } | undefined;
+      // A result we cannot read still ends its execution, or the caller would wait forever.
+      if (raw?.type === 'result' && this.current && raw.id === this.current.id) {
+        this.current.resolve(protocolErrorResult(this.current.id, parsed.problem));
+      }
+      return;
+    }
+    const message = parsed.message;
+    const current = this.current && 'id' in message && message.id === this.current.id ? this.current : null;
+    switch (message.type) {
+      case 'ready':
+        this.onReady?.(message);
+        return;
+      case 'stream':
+        current?.callbacks.onStream?.(message.name, message.text);
+        return;
+      case 'display':
+        current?.callbacks.onDisplay?.(message.data);
+        return;
+      case 'input_request':
+        current?.callbacks.onInputRequest?.(message);
+        return;
+      case 'result':
+        current?.resolve(message);
+        return;
+      case 'reset_done':
+      case 'variables': {
+        const request = this.requests.get(message.id);
+        this.requests.delete(message.id);
+        request?.resolve(message);
+        return;
+      }
+      case 'log':
+        this.logger.warn('kernel driver log', { level: message.level, message: message.message });
+        return;
+    }
+  }
+
+  private finish(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
+    if (this.exitInfo) return this.exitInfo;
+    const exit: ExitInfo = { code, signal, stderrTail: this.stderrTail, requested: this.requested };
+    this.exitInfo = exit;
+    // Whatever the cells left running in the group goes with the kernel.
+    this.signalGroup('SIGKILL');
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    const error = new KernelExitedError(exit);
+    this.current?.reject(error);
+    for (const request of this.requests.values()) request.reject(error);
+    this.requests.clear();
+    this.resolveExited(exit);
+    for (const listener of this.exitListeners.splice(0)) listener(exit);
+    return exit;
+  }
+
+  private signalGroup(signal: NodeJS.Signals): boolean {
+    if (process.platform === 'win32') return false;
+    try {
+      process.kill(-this.pid, signal);
+      return true;
+    } catch {
+      return false; // ESRCH: the group is already gone.
+    }
+  }
+}
+
+function newRequestId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+}

@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { CairnError } from '../errors';
+import type { PythonCommand } from './kernel-process';
+
+/** The oldest Python the driver supports. */
+export const MIN_PYTHON: readonly [number, number] = [3, 9];
+
+export interface PythonInterpreter extends PythonCommand {
+  /** `3.11.7` */
+  version: string;
+  /** Where it was found: the project's settings, the project's virtual environment, or PATH. */
+  source: 'configured' | 'venv' | 'path';
+}
+
+export interface ResolvePythonOptions {
+  /** Where `.venv`/`venv` are looked for, and the folder the check runs in (pyenv and the like read it). */
+  projectRoot: string | null;
+  /** A configured interpreter; when set it is the only candidate (a broken setting should not be bypassed). */
+  configuredPath?: string | null;
+  /** The environment the check runs with: the same scrubbed one the kernel gets, so PATH agrees. */
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** How long one candidate may take to print its version. */
+  timeoutMs?: number;
+}
+
+/** Missing or unusable Python: the message names what was tried and what to install. */
+export class PythonNotFoundError extends CairnError {
+  constructor(message: string) {
+    super('python_not_found', message);
+    this.name = 'PythonNotFoundError';
+  }
+}
+
+interface Candidate extends PythonCommand {
+  source: PythonInterpreter['source'];
+  /** How the candidate is named in messages. */
+  label: string;
+}
+
+const VERSION_SCRIPT = "import sys; print('%d.%d.%d' % tuple(sys.version_info[:3])); print(sys.executable)";
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * The interpreter for a project's kernels: a configured path, else the project's `.venv` or `venv`, else
+ * `python3` on PATH (`py -3`, then `python`, on Windows). Each candidate must run and be Python 3.9+.
+ * Throws PythonNotFoundError naming what was tried and what to install.
+ */
+export async function resolvePython(opts: ResolvePythonOptions): Promise<PythonInterpreter> {
+  const platform = opts.platform ?? process.platform;
+  const tried: string[] = [];
+  for (const candidate of candidates(opts, platform)) {
+    const checked = await checkCandidate(candidate, opts);
+    if (typeof checked === 'string') {
+      tried.push(`${candidate.label} (${checked})`);
+      continue;
+    }
+    return checked;
+  }
+  throw new PythonNotFoundError(notFoundMessage(tried, platform, Boolean(opts.configuredPath)));
+}
+
+function candidates(opts: ResolvePythonOptions, platform: NodeJS.Platform): Candidate[] {
+  if (opts.configuredPath) {
+    return [{ command: opts.configuredPath, args: [], source: 'configured', label: opts.configuredPath }];
+  }
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const found: Candidate[] = [];
+  if (opts.projectRoot) {
+    for (const dir of ['.venv', 'venv']) {
+      const files =
+        platform === 'win32'
+          ? [p.join(opts.projectRoot, dir, 'Scripts', 'python.exe')]
+          : [p.join(opts.projectRoot, dir, 'bin', 'python3'), p.join(opts.projectRoot, dir, 'bin', 'python')];
+      const file = files.find((f) => existsSync(f));
+      if (file) found.push({ command: file, args: [], source: 'venv', label: file });
+    }
+  }
+  if (platform === 'win32') {
+    found.push({ command: 'py', args: ['-3'], source: 'path', label: '`py -3`' });
+    found.push({ command: 'python', args: [], source: 'path', label: '`python` on PATH' });
+  } else {
+    found.push({ command: 'python3', args: [], source: 'path', label: '`python3` on PATH' });
+  }
+  return found;
+}
+
+/** The interpreter when the candidate runs and is recent enough, else why not. */
+function checkCandidate(
+  candidate: Candidate,
+  opts: ResolvePythonOptions,
+): Promise<PythonInterpreter | string> {
+  return new Promise((resolve) => {
+    execFile(
+      candidate.command,
+      [...candidate.args, '-c', VERSION_SCRIPT],
+      {
+        cwd: opts.projectRoot ?? undefined,
+        env: opts.env,
+        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        windowsHide: true,
+        encoding: 'utf8',
+      },
+      (err, stdout) => {
+        if (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') resolve('not found');
+          else if (err.killed) resolve('did not answer in time');
+          else resolve(`does not run: ${firstLine(err.message)}`);
+          return;
+        }
+        const [versionLine = '', executable = ''] = stdout.trim().split(/\r?\n/);
+        const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(versionLine.trim());
+        if (!match) {
+          resolve(`printed no Python version: ${firstLine(stdout) || 'nothing'}`);
+          return;
+        }
+        const [major, minor] = [Number(match[1]), Number(match[2])];
+        if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+          resolve(`Python ${versionLine.trim()} is too old; ${MIN_PYTHON.join('.')} or newer is needed`);
+          return;
+        }
+        // The real executable rather than a launcher or shim: starts faster and means the same program later.
+        const direct = executable.trim();
+        const usable = direct !== '' && path.isAbsolute(direct) && existsSync(direct);
+        resolve({
+          command: usable ? direct : candidate.command,
+          args: usable ? [] : candidate.args,
+          version: versionLine.trim(),
+          source: candidate.source,
+        });
+      },
+    );
+  });
+}
+
+function notFoundMessage(tried: string[], platform: NodeJS.Platform, configured: boolean): string {
+  const need = `Python kernels need Python ${MIN_PYTHON.join('.')} or newer.`;
+  const what = `No usable Python was found. Tried: ${tried.join('; ')}.`;
+  if (configured) {
+    return `${what} ${need} Fix or clear the interpreter path set for this project.`;
+  }
+  const install =
+    platform === 'win32'
+      ? 'Install Python from https://www.python.org/downloads/ or the Microsoft Store (either provides the `py` launcher)'
+      : platform === 'darwin'
+        ? 'Install Python from https://www.python.org/downloads/ (or `brew install python3`)'
+        : 'Install Python 3 (Debian/Ubuntu: `sudo apt-get install python3`; or from https://www.python.org/downloads/)';
+  return `${what} ${need} ${install}, create a virtual environment in the project (.venv), or set the interpreter path for this project.`;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split(/\r?\n/)[0] ?? '';
+}
