@@ -29,7 +29,7 @@ export interface CellRunHooks {
 }
 
 /** The most of each stream a result keeps: the start and the end (errors tend to come last). */
-const MAX_STREAM_CHARS = 1_000_000;
+export const MAX_STREAM_CHARS = 1_000_000;
 
 /**
  * One execution on a kernel process, with its limits: an active-time clock that stops while an `input()`
@@ -186,7 +186,9 @@ export class CellRun {
 /** Text capped to about `cap` characters: the first half and the latest half, with a note of the gap. */
 class CappedText {
   private head = '';
-  private tail = '';
+  /** Chunks of the tail: joined only when read, so a long output is not copied again per chunk. */
+  private tail: string[] = [];
+  private tailLength = 0;
   private omitted = 0;
 
   constructor(private readonly cap: number) {}
@@ -198,16 +200,24 @@ class CappedText {
       text = text.slice(headRoom);
     }
     if (text === '') return;
-    this.tail += text;
-    const excess = this.tail.length - Math.floor(this.cap / 2);
-    if (excess > 0) {
-      this.tail = this.tail.slice(excess);
-      this.omitted += excess;
+    this.tail.push(text);
+    this.tailLength += text.length;
+    // Drop whole chunks that lie entirely before the last cap/2 characters; toString trims the rest.
+    const keep = Math.floor(this.cap / 2);
+    while (this.tail.length > 1 && this.tailLength - this.tail[0]!.length >= keep) {
+      const dropped = this.tail.shift()!;
+      this.tailLength -= dropped.length;
+      this.omitted += dropped.length;
     }
   }
 
   toString(): string {
-    if (this.omitted === 0) return this.head + this.tail;
-    return `${this.head}\n[... ${this.omitted} characters of output omitted ...]\n${this.tail}`;
+    const keep = Math.floor(this.cap / 2);
+    const joined = this.tail.join('');
+    const extra = Math.max(0, joined.length - keep);
+    const tail = joined.slice(extra);
+    const omitted = this.omitted + extra;
+    if (omitted === 0) return this.head + tail;
+    return `${this.head}\n[... ${omitted} characters of output omitted ...]\n${tail}`;
   }
 }
