@@ -5,17 +5,39 @@ import { fileURLToPath } from 'node:url';
 import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
+import { benchKernels, type KernelBenchOptions } from './bench/kernels';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
 import { benchTurnPage } from './bench/turn-page';
 import { printTable, type Row, removeDirs } from './bench/util';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const KERNELS: KernelBenchOptions = {
+  coldRuns: 5,
+  warmRuns: 5,
+  roundTrips: 300,
+  outputs: [
+    { lines: 20 * 1024, width: 1024 },
+    { lines: 320, width: 64 * 1024 },
+  ],
+  rounds: 5,
+  inputs: 100,
+  interrupts: 5,
+};
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
+  // BENCH_ONLY=kernels runs section (e) alone.
+  if (process.env.BENCH_ONLY === 'kernels') {
+    try {
+      report(await benchKernels(KERNELS, log), began);
+    } finally {
+      removeDirs();
+    }
+    return;
+  }
   const model = await startModelServer();
   const rows: Row[] = [];
   try {
@@ -60,11 +82,17 @@ async function main(): Promise<void> {
         note: 'main-thread tasks over 50 ms (PerformanceObserver longtask)',
       },
     );
+
+    log('(e) Python kernels');
+    rows.push(...(await benchKernels(KERNELS, log)));
   } finally {
     await model.close();
     removeDirs();
   }
+  report(rows, began);
+}
 
+function report(rows: Row[], began: number): void {
   const cpus = os.cpus();
   process.stdout.write(
     `\nCairn bench — node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${os.platform()}\n\n`,
