@@ -6,6 +6,7 @@ import './styles/base.css';
 import './styles/conversation.css';
 import './styles/settings.css';
 import './styles/backend.css';
+import './styles/kernel.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -6,6 +6,10 @@ import {
   ErrorResponse,
   EventList,
   Health,
+  KernelExecuteAccepted,
+  KernelInterruptResult,
+  KernelList,
+  KernelVariableList,
   ModelConfig,
   ModelList,
   Project,
@@ -107,6 +111,45 @@ export class CairnClient {
   /** Write-only: the key goes to the server's keychain and is never read back. */
   setModelKey = (id: string, key: string) => this.request('PUT', `/api/models/${enc(id)}/key`, null, { key });
 
+  /** Kernel events of the session from its journal, in pages (after a sequence number). */
+  sessionEvents = (sessionId: string, after: number, limit = 10_000) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/events?after=${after}&limit=${limit}`, EventList);
+
+  listKernels = async (sessionId: string) =>
+    (await this.request('GET', `/api/sessions/${enc(sessionId)}/kernels`, KernelList)).kernels;
+  /** Queues a cell (202); its output arrives as `kernel.*` events on the session's journal. */
+  executeCell = async (sessionId: string, kernel: string, code: string) =>
+    (
+      await this.request('POST', this.kernelPath(sessionId, kernel, 'execute'), KernelExecuteAccepted, {
+        code,
+      })
+    ).kernel;
+  replyInput = (sessionId: string, kernel: string, requestId: string, value: string) =>
+    this.request('POST', this.kernelPath(sessionId, kernel, 'input'), null, { request_id: requestId, value });
+  interruptKernel = async (sessionId: string, kernel: string) =>
+    (await this.request('POST', this.kernelPath(sessionId, kernel, 'interrupt'), KernelInterruptResult))
+      .interrupted;
+  restartKernel = async (sessionId: string, kernel: string) =>
+    (await this.request('POST', this.kernelPath(sessionId, kernel, 'restart'), KernelExecuteAccepted)).kernel;
+  kernelVariables = async (sessionId: string, kernel: string) =>
+    (await this.request('GET', this.kernelPath(sessionId, kernel, 'variables'), KernelVariableList))
+      .variables;
+  /** The kernel's history as an .ipynb file (fetched with the token in a header, never in the URL). */
+  notebookBlob = (sessionId: string, kernel: string) =>
+    this.blob(this.kernelPath(sessionId, kernel, 'notebook'));
+  /** A saved rich output (an image…), to show from memory through an object URL. */
+  artifactBlob = (id: string) => this.blob(`/api/artifacts/${enc(id)}`);
+
+  private kernelPath(sessionId: string, kernel: string, action: string): string {
+    return `/api/sessions/${enc(sessionId)}/kernels/${enc(kernel)}/${action}`;
+  }
+
+  private async blob(path: string): Promise<Blob> {
+    const response = await this.send('GET', path, undefined, true);
+    if (!response.ok) await this.fail(response, 'GET', path, await response.text());
+    return response.blob();
+  }
+
   private async request<S extends z.ZodType>(
     method: string,
     path: string,
@@ -128,12 +171,35 @@ export class CairnClient {
     body?: unknown,
     auth = true,
   ): Promise<unknown> {
+    const response = await this.send(method, path, body, auth);
+    const text = await response.text();
+    if (!response.ok) await this.fail(response, method, path, text);
+    let json: unknown = null;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ApiError(response.status, 'not_cairn', `${this.base} did not answer like a Cairn server.`);
+      }
+    }
+    if (schema === null) return undefined;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError(
+        response.status,
+        'bad_response',
+        `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  private async send(method: string, path: string, body: unknown, auth: boolean): Promise<Response> {
     const headers: Record<string, string> = {};
     if (auth) headers.authorization = `Bearer ${this.backend.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
     try {
-      response = await this.fetchImpl(`${this.base}${path}`, {
+      return await this.fetchImpl(`${this.base}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -155,35 +221,24 @@ export class CairnClient {
         `Cannot reach the Cairn server at ${this.base}: ${(error as Error).message}`,
       );
     }
-    const text = await response.text();
+  }
+
+  /** Throws the API's error for a failed answer (its stable code when it sent one). */
+  private async fail(response: Response, method: string, path: string, text: string): Promise<never> {
     let json: unknown = null;
-    if (text) {
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new ApiError(response.status, 'not_cairn', `${this.base} did not answer like a Cairn server.`);
-      }
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      throw new ApiError(response.status, 'not_cairn', `${this.base} did not answer like a Cairn server.`);
     }
-    if (!response.ok) {
-      const parsed = ErrorResponse.safeParse(json);
-      if (parsed.success)
-        throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
-      throw new ApiError(
-        response.status,
-        'http_error',
-        `${method} ${path} failed with HTTP ${response.status}.`,
-      );
-    }
-    if (schema === null) return undefined;
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new ApiError(
-        response.status,
-        'bad_response',
-        `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message}`,
-      );
-    }
-    return parsed.data;
+    const parsed = ErrorResponse.safeParse(json);
+    if (parsed.success)
+      throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
+    throw new ApiError(
+      response.status,
+      'http_error',
+      `${method} ${path} failed with HTTP ${response.status}.`,
+    );
   }
 
   /**

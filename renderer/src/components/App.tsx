@@ -84,6 +84,8 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [openingProject, setOpeningProject] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
+  // The open session draws its kernel panel here (a portal), so the panel shares its event subscription.
+  const [panelTarget, setPanelTarget] = useState<HTMLElement | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   /** Back to the connection screen, forgetting a token the server no longer takes. */
@@ -256,6 +258,8 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               onSessionChanged={() => sessions.reload()}
               onOpenSettings={() => setView('settings')}
               onTogglePanel={() => setPanelOpen((open) => !open)}
+              kernels={caps.value?.kernels ?? false}
+              panelTarget={panelOpen ? panelTarget : null}
             />
           )
         ) : (
@@ -270,7 +274,11 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
       </main>
       {panelOpen && (
         <aside className="side-panel" aria-label={t('panel.toggle')}>
-          <p className="muted">{t('panel.empty')}</p>
+          {caps.value?.kernels && currentSession && view === 'chat' ? (
+            <div className="side-panel-content" ref={setPanelTarget} />
+          ) : (
+            <p className="muted">{t('panel.empty')}</p>
+          )}
         </aside>
       )}
       {openingProject && (

@@ -1,11 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
 import type { Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
+import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
 import { Composer } from './Composer';
+import { KernelPanel } from './kernel/KernelPanel';
 import { SessionHeader } from './SessionHeader';
 import { TurnBlock } from './TurnBlock';
 
@@ -24,16 +27,33 @@ export function Conversation(props: {
   onSessionChanged(): void;
   onOpenSettings(): void;
   onTogglePanel(): void;
+  /** The server has Python kernels: keep the kernel panel's state. */
+  kernels?: boolean;
+  /** Where the side panel's content goes while it is open (null when closed). */
+  panelTarget?: HTMLElement | null;
 }) {
   const t = useT();
   // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
   const [controller, setController] = useState<SessionController | null>(null);
+  const [kernelController, setKernelController] = useState<KernelController | null>(null);
   useEffect(() => {
     const created = new SessionController(props.client, props.stream, props.session.id);
     setController(created);
     void created.start();
     return () => created.dispose();
   }, [props.client, props.stream, props.session.id]);
+  const kernelsEnabled = props.kernels ?? false;
+  useEffect(() => {
+    if (!controller || !kernelsEnabled) return;
+    const created = new KernelController(props.client, controller, controller.sessionId);
+    setKernelController(created);
+    // Its history is read once the session's subscription is live, so no event falls between the two.
+    void controller.whenStarted().then(() => created.start());
+    return () => {
+      created.dispose();
+      setKernelController(null);
+    };
+  }, [props.client, controller, kernelsEnabled]);
   const snapshot = useSyncExternalStore<SessionSnapshot>(
     controller?.subscribe ?? noSubscribe,
     controller?.getSnapshot ?? beforeController,
@@ -143,6 +163,9 @@ export function Conversation(props: {
         }}
         onCancel={async () => controller?.cancel()}
       />
+      {kernelController &&
+        props.panelTarget &&
+        createPortal(<KernelPanel client={props.client} controller={kernelController} />, props.panelTarget)}
     </section>
   );
 }

@@ -36,6 +36,7 @@ export function loadingSnapshot(sessionId: string): SessionSnapshot {
 export class SessionController {
   private snapshot: SessionSnapshot;
   private readonly listeners = new Set<() => void>();
+  private readonly eventListeners = new Set<(event: CairnEvent) => void>();
   private unsubscribe: (() => void) | null = null;
   private disposed = false;
 
@@ -47,7 +48,18 @@ export class SessionController {
     this.snapshot = loadingSnapshot(sessionId);
   }
 
-  async start(): Promise<void> {
+  private started: Promise<void> | null = null;
+
+  /** Loads the newest page, then subscribes to live events; once, however often it is called. */
+  start(): Promise<void> {
+    this.started ??= this.load();
+    return this.started;
+  }
+
+  /** Settles once the first page is in and the live subscription is made (or loading failed). */
+  whenStarted = (): Promise<void> => this.started ?? this.start();
+
+  private async load(): Promise<void> {
     try {
       const page = await this.client.listTurns(this.sessionId, { limit: PAGE_SIZE });
       const turns = await Promise.all(
@@ -107,13 +119,21 @@ export class SessionController {
 
   getSnapshot = (): SessionSnapshot => this.snapshot;
 
+  /** Every live event of the session, for other views of it (the kernel panel): one subscription serves all. */
+  listen = (listener: (event: CairnEvent) => void): (() => void) => {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  };
+
   dispose(): void {
     this.disposed = true;
     this.unsubscribe?.();
     this.listeners.clear();
+    this.eventListeners.clear();
   }
 
   private onEvent(event: CairnEvent): void {
+    for (const listener of this.eventListeners) listener(event);
     const turns = this.snapshot.turns;
     const index = turns.findIndex((t) => t.turn.id === event.turn_id);
     if (index === -1) {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { CairnError, notFound } from '../errors';
 import type { Logger } from '../log/logger';
 import type { Question, Turn } from '../protocol';
@@ -8,8 +7,10 @@ import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { toolsForSession } from '../tools/registry';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { closeDanglingToolUses } from './history-repair';
+import type { KernelService } from './kernel-service';
 import { createModelClient } from './model-client';
 import { resolveModelSettings } from './model-settings';
+import { resolveProjectRoot } from './project-service';
 import { QuestionBroker } from './question-broker';
 import { DEFAULT_SESSION_TITLE, titleFromPrompt } from './session-title';
 import { buildSystemPrompt } from './system-prompt';
@@ -22,6 +23,8 @@ export interface AgentRuntimeOptions {
   keychain: Keychain;
   logger: Logger;
   conversationOnly: boolean;
+  /** The sessions' Python kernels; null where this deployment has none (conversation-only). */
+  kernels?: KernelService | null;
   env?: NodeJS.ProcessEnv;
   /** The SDK's retry count for model requests. */
   modelMaxRetries?: number;
@@ -114,9 +117,12 @@ export class AgentRuntime {
       // A conversation-only server works without folders, even for sessions made before it became one.
       const project = projectId && !this.options.conversationOnly ? this.store.projects.get(projectId) : null;
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
+      // Opening the session's kernels here starts a warm one while the model thinks.
+      const kernels = projectRoot ? (this.options.kernels?.forTurn(sessionId, turnId) ?? null) : null;
       const tools = toolsForSession({
         hasProject: projectRoot !== null,
         conversationOnly: this.options.conversationOnly,
+        kernels,
       });
       const settings = await resolveModelSettings(
         this.store.models.active(),
@@ -178,6 +184,7 @@ export class AgentRuntime {
   async deleteSession(sessionId: string): Promise<void> {
     if (!this.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
     await this.cancelSessionTurns(sessionId);
+    await this.options.kernels?.closeSession(sessionId);
     this.store.sessions.delete(sessionId);
     this.files.removeSession(sessionId);
   }
@@ -186,6 +193,7 @@ export class AgentRuntime {
     if (!this.store.projects.get(projectId)) throw notFound('Project', projectId);
     const sessionIds = this.store.sessions.listIdsByProject(projectId);
     await Promise.all(sessionIds.map((id) => this.cancelSessionTurns(id)));
+    await Promise.all(sessionIds.map((id) => this.options.kernels?.closeSession(id)));
     this.store.projects.delete(projectId);
     for (const id of sessionIds) this.files.removeSession(id);
   }
@@ -195,9 +203,10 @@ export class AgentRuntime {
     await Promise.all(ids.map((id) => this.cancelTurn(id)));
   }
 
-  /** Cancels every running turn and waits for their processes to stop (SIGINT/SIGTERM). */
+  /** Cancels every running turn and waits for their processes to stop, then ends every kernel. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.running.keys()].map((id) => this.cancelTurn(id)));
+    await this.options.kernels?.shutdown();
   }
 
   /**
@@ -264,16 +273,5 @@ export class AgentRuntime {
       }
     });
     return turns.length;
-  }
-}
-
-function resolveProjectRoot(folder: string): string {
-  try {
-    return fs.realpathSync.native(folder);
-  } catch {
-    throw new CairnError(
-      'bad_request',
-      `The project folder ${folder} no longer exists. Restore it, or open the project again from its new place.`,
-    );
   }
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest } from '../errors';
+import { badRequest, CairnError } from '../errors';
 import type { Project } from '../protocol';
 import type { Store } from '../store/store';
 
@@ -18,4 +18,16 @@ export function openProject(store: Store, requested: string): Project {
   }
   if (!fs.statSync(real).isDirectory()) throw badRequest(`${requested} is a file, not a folder.`);
   return store.projects.upsertByPath(real);
+}
+
+/** A project's folder resolved with realpath, as tools and kernels use it; a clear error when it is gone. */
+export function resolveProjectRoot(folder: string): string {
+  try {
+    return fs.realpathSync.native(folder);
+  } catch {
+    throw new CairnError(
+      'bad_request',
+      `The project folder ${folder} no longer exists. Restore it, or open the project again from its new place.`,
+    );
+  }
 }

@@ -7,6 +7,8 @@ import { registerSecretsFromEnv } from '../secrets/known-secrets';
 import { acquireDataDirLock, type DataDirLock } from '../store/data-dir-lock';
 import { Store } from '../store/store';
 import { AgentRuntime } from './agent-runtime';
+import type { KernelService } from './kernel-service';
+import { createKernelService } from './kernel-setup';
 
 export interface SidecarCoreOptions {
   dataDir: string;
@@ -26,6 +28,8 @@ export interface SidecarCore {
   keychain: Keychain;
   logger: Logger;
   conversationOnly: boolean;
+  /** Python kernels; null in conversation-only mode. */
+  kernels: KernelService | null;
   close(): Promise<void>;
 }
 
@@ -50,12 +54,16 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
     });
     const keychain = options.keychain ?? createKeychain();
     const conversationOnly = envFlag(env.CAIRN_CONVERSATION_ONLY);
+    const kernels = conversationOnly
+      ? null
+      : createKernelService({ store, dataDir: options.dataDir, env, logger });
     const runtime = new AgentRuntime({
       store,
       dataDir: options.dataDir,
       keychain,
       logger,
       conversationOnly,
+      kernels,
       env,
       modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
       maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
@@ -70,6 +78,7 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
       keychain,
       logger,
       conversationOnly,
+      kernels,
       async close() {
         await runtime.shutdown();
         opened.close();

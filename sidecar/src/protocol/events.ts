@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { ErrorInfo, Message, Question, ToolCallStatus, Usage } from './entities';
+import { eventBase as base } from './event-base';
+import {
+  KernelDiedEvent,
+  KernelDisplayEvent,
+  KernelErrorEvent,
+  KernelExecutionStartedEvent,
+  KernelInputRequestEvent,
+  KernelResultEvent,
+  KernelStartedEvent,
+  KernelStreamEvent,
+} from './kernel-events';
 
 /** The journal's events: one discriminated union on `type`; the WebSocket relays them as they are. */
-
-const base = {
-  seq: z.number().int().positive(),
-  session_id: z.string(),
-  turn_id: z.string().nullable(),
-  time: z.string(),
-};
 
 export const TurnStartedEvent = z.object({
   ...base,
@@ -113,6 +117,14 @@ export const CairnEvent = z.discriminatedUnion('type', [
   TurnFailedEvent,
   TurnCancelledEvent,
   TurnInterruptedEvent,
+  KernelStartedEvent,
+  KernelExecutionStartedEvent,
+  KernelStreamEvent,
+  KernelDisplayEvent,
+  KernelInputRequestEvent,
+  KernelResultEvent,
+  KernelErrorEvent,
+  KernelDiedEvent,
 ]);
 export type CairnEvent = z.infer<typeof CairnEvent>;
 export type CairnEventType = CairnEvent['type'];

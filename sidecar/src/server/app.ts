@@ -10,6 +10,7 @@ import {
   isTokenValid,
   type RequestPolicyOptions,
 } from './request-policy';
+import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { registerModelRoutes } from './routes/model-routes';
 import { registerProjectRoutes } from './routes/project-routes';
@@ -101,6 +102,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerTurnRoutes(app, options);
   registerQuestionRoutes(app, options);
   registerModelRoutes(app, options);
+  registerKernelRoutes(app, options);
   app.addHook('onResponse', async (req, reply) => {
     // Paths only: a query string could carry something a person pasted by mistake.
     const fields = {

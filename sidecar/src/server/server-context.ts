@@ -1,4 +1,5 @@
 import type { AgentRuntime } from '../agent/agent-runtime';
+import type { KernelService } from '../agent/kernel-service';
 import type { Logger } from '../log/logger';
 import type { Keychain } from '../secrets/keychain';
 import type { Store } from '../store/store';
@@ -7,6 +8,8 @@ import type { Store } from '../store/store';
 export interface ServerContext {
   store: Store;
   runtime: AgentRuntime;
+  /** Python kernels; null in conversation-only mode. */
+  kernels: KernelService | null;
   keychain: Keychain;
   logger: Logger;
   version: string;

@@ -58,6 +58,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const server = await buildServer({
       store: core.store,
       runtime: core.runtime,
+      kernels: core.kernels,
       keychain: core.keychain,
       logger: core.logger,
       version: VERSION,

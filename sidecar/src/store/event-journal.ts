@@ -104,6 +104,16 @@ export class EventJournal {
     ).map(toEvent);
   }
 
+  /** Every event of a session whose type starts with `prefix` (`kernel.`), in order. */
+  withTypePrefix(sessionId: string, prefix: string): CairnEvent[] {
+    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return (
+      this.db
+        .prepare("SELECT * FROM events WHERE session_id = ? AND type LIKE ? ESCAPE '\\' ORDER BY seq")
+        .all(sessionId, pattern) as EventRow[]
+    ).map(toEvent);
+  }
+
   /** The newest sequence number of a session (0 before its first event). */
   lastSeq(sessionId: string): number {
     const row = this.db.prepare('SELECT last_seq FROM sessions WHERE id = ?').get(sessionId) as

@@ -132,6 +132,23 @@ CREATE TABLE settings (
     description: "index events by turn, so a client can replay one turn's events",
     sql: 'CREATE INDEX events_by_turn ON events(turn_id, seq);',
   },
+  {
+    version: 3,
+    description: 'artifacts: rich outputs of Python kernels saved as files, found by a random id',
+    sql: `
+CREATE TABLE artifacts (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  kernel TEXT NOT NULL,
+  execution_id TEXT,
+  mime TEXT NOT NULL,
+  bytes INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX artifacts_by_session ON artifacts(session_id);
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

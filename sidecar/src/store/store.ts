@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ArtifactsRepo } from './artifacts-repo';
 import { ContextVersionsRepo } from './context-versions-repo';
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database';
 import { EventJournal } from './event-journal';
@@ -25,6 +26,7 @@ export class Store {
   readonly questions: QuestionsRepo;
   readonly models: ModelConfigsRepo;
   readonly settings: SettingsRepo;
+  readonly artifacts: ArtifactsRepo;
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -37,6 +39,7 @@ export class Store {
     this.questions = new QuestionsRepo(db);
     this.models = new ModelConfigsRepo(db);
     this.settings = new SettingsRepo(db);
+    this.artifacts = new ArtifactsRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

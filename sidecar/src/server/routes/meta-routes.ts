@@ -23,7 +23,7 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: ServerContext): vo
       projects: full,
       shell: full,
       files: full,
-      kernels: false,
+      kernels: ctx.kernels !== null,
       mcp: false,
       version: ctx.version,
     };

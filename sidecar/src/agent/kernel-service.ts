@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { badRequest, CairnError, notFound } from '../errors';
+import type { KernelManager } from '../kernels/kernel-manager';
+import type { KernelInfo as ManagedKernelInfo } from '../kernels/kernel-types';
+import type { ManagedKernel } from '../kernels/managed-kernel';
+import { resolvePython } from '../kernels/python-resolver';
+import type { SessionKernels } from '../kernels/session-kernels';
+import type { Logger } from '../log/logger';
+import type { KernelInfo, KernelVariable, Notebook } from '../protocol';
+import type { Store } from '../store/store';
+import type { KernelToolService } from '../tools/kernel-service';
+import { KernelEventRouter } from './kernel-event-router';
+import { buildNotebook } from './notebook-export';
+import { resolveProjectRoot } from './project-service';
+
+/** The setting naming the interpreter kernels use (CAIRN_KERNEL_PYTHON overrides it). */
+export const KERNEL_PYTHON_SETTING = 'kernel.python';
+
+/** Artifact ids are random (see kernels/artifact-store.ts); anything else is refused before a lookup. */
+const ARTIFACT_ID = /^art_[A-Za-z0-9_-]{8,64}$/;
+
+export interface KernelServiceOptions {
+  manager: KernelManager;
+  store: Store;
+  dataDir: string;
+  /** The environment kernels run with (secrets scrubbed): the Python check must see the same PATH. */
+  kernelEnv: NodeJS.ProcessEnv;
+  /** CAIRN_KERNEL_PYTHON, if set. */
+  pythonOverride: string | null;
+  logger: Logger;
+}
+
+interface OpenKernels {
+  kernels: SessionKernels;
+  router: KernelEventRouter;
+  projectRoot: string;
+  pythonPath: string | null;
+  /** Set once Python was found for this session, so starting a kernel need not look again. */
+  pythonChecked: boolean;
+}
+
+/** A saved output, ready to be sent. */
+export interface ArtifactFile {
+  path: string;
+  mime: string;
+  bytes: number;
+}
+
+/**
+ * The sessions' Python kernels as Cairn uses them: for the agent's tools (bound to a turn) and for the
+ * API (the user's own cells). Puts every kernel event on the session's journal, and ends a session's
+ * kernels when the session goes.
+ */
+export class KernelService {
+  private readonly open = new Map<string, OpenKernels>();
+  private closed = false;
+
+  constructor(private readonly options: KernelServiceOptions) {}
+
+  /** The kernel tools of one turn; opening the session's kernels warms one up. Null once shut down. */
+  forTurn(sessionId: string, turnId: string): KernelToolService | null {
+    if (this.closed) return null;
+    const { kernels, router } = this.openSession(sessionId);
+    return {
+      execute: (name, code, call) => {
+        const kernel = kernels.kernel(name);
+        router.expect(name, { turnId, toolCallId: call.toolCallId });
+        return kernel.execute(code, { signal: call.signal });
+      },
+      reset: (name) => kernels.kernel(name).reset(),
+      listVariables: (name) => kernels.kernel(name).listVariables(),
+    };
+  }
+
+  list(sessionId: string): KernelInfo[] {
+    this.requireSession(sessionId);
+    return (this.open.get(sessionId)?.kernels.list() ?? []).map(wireInfo);
+  }
+
+  /**
+   * Queues the user's cell and returns at once; its output arrives as `kernel.*` events. A kernel that
+   * must start first checks for Python here, so a missing interpreter is this request's error.
+   */
+  async execute(sessionId: string, name: string, code: string): Promise<KernelInfo> {
+    const open = this.openSession(sessionId);
+    const kernel = open.kernels.kernel(name);
+    const state = kernel.info().state;
+    if (!open.pythonChecked && (state === 'not_started' || state === 'dead')) {
+      await resolvePython({
+        projectRoot: open.projectRoot,
+        configuredPath: open.pythonPath,
+        env: this.options.kernelEnv,
+      });
+      open.pythonChecked = true;
+    }
+    open.router.expect(name, { turnId: null, toolCallId: null });
+    kernel.execute(code).catch((error: unknown) => {
+      this.options.logger.warn('a user cell failed outside Python', { error: String(error) });
+    });
+    return wireInfo(kernel.info());
+  }
+
+  reply(sessionId: string, name: string, requestId: string, value: string): void {
+    this.existing(sessionId, name).reply(requestId, value);
+  }
+
+  interrupt(sessionId: string, name: string): boolean {
+    return this.existing(sessionId, name).interrupt();
+  }
+
+  async restart(sessionId: string, name: string): Promise<KernelInfo> {
+    const kernel = this.existing(sessionId, name);
+    await kernel.restart();
+    return wireInfo(kernel.info());
+  }
+
+  async variables(sessionId: string, name: string): Promise<KernelVariable[]> {
+    return this.existing(sessionId, name).listVariables();
+  }
+
+  /** The kernel's history as a notebook: every execution the journal holds, live kernel or not. */
+  notebook(sessionId: string, name: string): Notebook {
+    this.requireSession(sessionId);
+    const events = this.options.store.events.withTypePrefix(sessionId, 'kernel.');
+    const known =
+      this.open
+        .get(sessionId)
+        ?.kernels.list()
+        .some((k) => k.name === name) ||
+      events.some((e) => e.type === 'kernel.execution_started' && e.kernel === name);
+    if (!known) throw notFound('Kernel', name);
+    return buildNotebook(events, name, (id) => {
+      const file = this.artifact(id, false);
+      if (!file) return null;
+      try {
+        return { mime: file.mime, data: fs.readFileSync(file.path) };
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  /** A saved output by its id (random, so knowing it is what grants access, with the token). */
+  artifact(id: string): ArtifactFile;
+  artifact(id: string, required: false): ArtifactFile | null;
+  artifact(id: string, required = true): ArtifactFile | null {
+    const missing = () => {
+      if (required) throw notFound('Artifact', id);
+      return null;
+    };
+    if (!ARTIFACT_ID.test(id)) return missing();
+    const record = this.options.store.artifacts.get(id);
+    if (!record) return missing();
+    // Rows are written by Cairn alone; still, only files under the data directory are ever served.
+    const real = realpathOrNull(record.path);
+    const root = realpathOrNull(this.options.dataDir);
+    if (!real || !root || !real.startsWith(root + path.sep)) return missing();
+    return { path: real, mime: record.mime, bytes: record.bytes };
+  }
+
+  /** Ends a session's kernels (its deletion). */
+  async closeSession(sessionId: string): Promise<void> {
+    this.open.delete(sessionId);
+    await this.options.manager.shutdownSession(sessionId);
+  }
+
+  /** Ends every kernel and refuses new ones (Cairn is stopping). */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    this.open.clear();
+    await this.options.manager.shutdownAll();
+  }
+
+  private openSession(sessionId: string): OpenKernels {
+    if (this.closed) throw new CairnError('conflict', 'Cairn is shutting down; kernels cannot start now.');
+    const existing = this.open.get(sessionId);
+    if (existing) return existing;
+    const session = this.requireSession(sessionId);
+    const project = session.project_id ? this.options.store.projects.get(session.project_id) : null;
+    if (!project) {
+      throw badRequest(
+        `Session ${sessionId} has no project. Python kernels run in a project's folder: start a session in a project to use them.`,
+      );
+    }
+    const projectRoot = resolveProjectRoot(project.path);
+    const configured = this.options.store.settings.get<unknown>(KERNEL_PYTHON_SETTING);
+    const pythonPath =
+      this.options.pythonOverride ??
+      (typeof configured === 'string' && configured !== '' ? configured : null);
+    const router = new KernelEventRouter(this.options.store, sessionId, this.options.logger);
+    const sessionDir = path.join(this.options.dataDir, 'sessions', sessionId);
+    const kernels = this.options.manager.openSession(sessionId, {
+      projectRoot,
+      pythonPath,
+      kernelsDir: path.join(sessionDir, 'kernels'),
+      artifactsDir: path.join(sessionDir, 'artifacts'),
+      onEvent: (event) => router.handle(event),
+    });
+    const opened: OpenKernels = { kernels, router, projectRoot, pythonPath, pythonChecked: false };
+    this.open.set(sessionId, opened);
+    return opened;
+  }
+
+  /** A kernel that has been used: input, interrupt, restart and variables of an unknown one are 404s. */
+  private existing(sessionId: string, name: string): ManagedKernel {
+    this.requireSession(sessionId);
+    const open = this.open.get(sessionId);
+    if (!open) throw notFound('Kernel', name);
+    return open.kernels.existing(name);
+  }
+
+  private requireSession(sessionId: string) {
+    const session = this.options.store.sessions.get(sessionId);
+    if (!session) throw notFound('Session', sessionId);
+    return session;
+  }
+}
+
+function wireInfo(info: ManagedKernelInfo): KernelInfo {
+  return {
+    name: info.name,
+    state: info.state,
+    pid: info.pid,
+    python: info.python,
+    ipython: info.ipython,
+    execution_count: info.executionCount,
+  };
+}
+
+function realpathOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,42 @@
+import { envFlag } from '../config/env-flags';
+import { KernelManager } from '../kernels/kernel-manager';
+import type { Logger } from '../log/logger';
+import type { Store } from '../store/store';
+import { childEnv } from '../tools/child-env';
+import { KernelService } from './kernel-service';
+
+/**
+ * The kernel manager and service of a Cairn process. Kernels get Cairn's environment without its
+ * secrets. CAIRN_KERNEL_PYTHON names the interpreter for every project (over the `kernel.python`
+ * setting); CAIRN_KERNEL_IPYTHON=0 runs the stdlib driver even where IPython is importable;
+ * CAIRN_KERNEL_WARM=0 keeps no spare kernel started.
+ */
+export function createKernelService(options: {
+  store: Store;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}): KernelService {
+  const { env } = options;
+  const kernelEnv = childEnv(env);
+  const logger = options.logger.child({ component: 'kernels' });
+  const manager = new KernelManager({
+    env: kernelEnv,
+    ipython: flag(env.CAIRN_KERNEL_IPYTHON, true),
+    warm: flag(env.CAIRN_KERNEL_WARM, true),
+    logger,
+  });
+  const pythonOverride = env.CAIRN_KERNEL_PYTHON?.trim() || null;
+  return new KernelService({
+    manager,
+    store: options.store,
+    dataDir: options.dataDir,
+    kernelEnv,
+    pythonOverride,
+    logger,
+  });
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  return value === undefined || value.trim() === '' ? fallback : envFlag(value);
+}

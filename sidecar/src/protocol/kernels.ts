@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/** Wire shapes of Python kernels: their state, outputs, requests and the notebook export. */
+
+export const KERNEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export const KernelName = z
+  .string()
+  .regex(
+    KERNEL_NAME_PATTERN,
+    'a kernel name is 1 to 64 letters, digits, "-" or "_", starting with a letter or digit',
+  );
+
+export const KernelState = z.enum(['not_started', 'starting', 'idle', 'busy', 'waiting_input', 'dead']);
+export type KernelState = z.infer<typeof KernelState>;
+
+export const KernelInfo = z.object({
+  name: z.string(),
+  state: KernelState,
+  pid: z.number().int().nullable(),
+  /** The interpreter's version, once started (`3.11.7`). */
+  python: z.string().nullable(),
+  ipython: z.boolean().nullable(),
+  /** Executions since this sidecar opened the kernel. */
+  execution_count: z.number().int(),
+});
+export type KernelInfo = z.infer<typeof KernelInfo>;
+
+/** A rich output saved as a file; fetch it with GET /api/artifacts/{id}. */
+export const KernelArtifact = z.object({ id: z.string(), mime: z.string(), bytes: z.number().int() });
+export type KernelArtifact = z.infer<typeof KernelArtifact>;
+
+/** A MIME bundle as clients see it: the plain text inline, everything else as artifacts. */
+export const KernelRichOutput = z.object({
+  text: z.string().nullable(),
+  artifacts: z.array(KernelArtifact),
+});
+export type KernelRichOutput = z.infer<typeof KernelRichOutput>;
+
+/** A structured Python error: what a model needs to fix the cell, and the user's own frames only. */
+export const KernelErrorDetails = z.object({
+  type: z.string(),
+  message: z.string(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  snippet: z.string().nullable(),
+  pointer: z.string().nullable(),
+  summary: z.string(),
+  traceback: z.array(z.string()),
+});
+export type KernelErrorDetails = z.infer<typeof KernelErrorDetails>;
+
+export const KernelLimitHit = z.object({
+  kind: z.enum(['active_time', 'input_idle']),
+  limit_ms: z.number().int(),
+  action: z.enum(['interrupted', 'killed_and_restarted']),
+});
+export type KernelLimitHit = z.infer<typeof KernelLimitHit>;
+
+export const KernelVariable = z.object({ name: z.string(), type: z.string(), repr: z.string() });
+export type KernelVariable = z.infer<typeof KernelVariable>;
+
+// ---- requests ----
+
+export const KernelExecuteRequest = z.object({
+  code: z.string().min(1, 'code is required').max(1_000_000, 'code must be at most 1,000,000 characters'),
+});
+export type KernelExecuteRequest = z.infer<typeof KernelExecuteRequest>;
+
+export const KernelInputReplyRequest = z.object({
+  request_id: z.string().min(1, 'request_id is required'),
+  value: z.string({ error: 'value is required (a string; "" for an empty line)' }),
+});
+export type KernelInputReplyRequest = z.infer<typeof KernelInputReplyRequest>;
+
+// ---- responses ----
+
+export const KernelList = z.object({ kernels: z.array(KernelInfo) });
+export type KernelList = z.infer<typeof KernelList>;
+
+/**
+ * The answer to an execute request: the cell is queued, and the kernel's state after queueing it. The
+ * execution's id and output arrive as `kernel.*` events (the user's cells have `tool_call_id` null).
+ */
+export const KernelExecuteAccepted = z.object({ kernel: KernelInfo });
+export type KernelExecuteAccepted = z.infer<typeof KernelExecuteAccepted>;
+
+export const KernelInterruptResult = z.object({
+  /** false when no cell was running. */
+  interrupted: z.boolean(),
+});
+export type KernelInterruptResult = z.infer<typeof KernelInterruptResult>;
+
+export const KernelVariableList = z.object({ variables: z.array(KernelVariable) });
+export type KernelVariableList = z.infer<typeof KernelVariableList>;
+
+// ---- the notebook export (nbformat 4.5, code cells with their outputs) ----
+
+const MultilineString = z.union([z.string(), z.array(z.string())]);
+
+export const NotebookOutput = z.discriminatedUnion('output_type', [
+  z.object({ output_type: z.literal('stream'), name: z.enum(['stdout', 'stderr']), text: MultilineString }),
+  z.object({
+    output_type: z.literal('display_data'),
+    data: z.record(z.string(), z.unknown()),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    output_type: z.literal('execute_result'),
+    execution_count: z.number().int().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    output_type: z.literal('error'),
+    ename: z.string(),
+    evalue: z.string(),
+    traceback: z.array(z.string()),
+  }),
+]);
+export type NotebookOutput = z.infer<typeof NotebookOutput>;
+
+export const NotebookCell = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  cell_type: z.literal('code'),
+  execution_count: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  source: MultilineString,
+  outputs: z.array(NotebookOutput),
+});
+export type NotebookCell = z.infer<typeof NotebookCell>;
+
+export const Notebook = z.object({
+  nbformat: z.literal(4),
+  nbformat_minor: z.number().int(),
+  metadata: z.record(z.string(), z.unknown()),
+  cells: z.array(NotebookCell),
+});
+export type Notebook = z.infer<typeof Notebook>;

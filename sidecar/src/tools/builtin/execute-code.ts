@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { DEFAULT_KERNEL } from '../../kernels/session-kernels';
+import { KernelName } from '../../protocol';
+import type { KernelToolService } from '../kernel-service';
+import { defineTool, type Tool } from '../tool';
+import { executionToolResult } from './kernel-result';
+
+export const kernelInput = KernelName.optional().describe(
+  `Which of the session's kernels to use (default "${DEFAULT_KERNEL}"); each named kernel has its own variables.`,
+);
+
+const inputSchema = z.object({
+  code: z.string().min(1).describe('Python code to run; the value of its last expression is returned.'),
+  kernel: kernelInput,
+});
+
+export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSchema> {
+  return defineTool({
+    name: 'execute_code',
+    description:
+      'Runs Python code in a persistent kernel, a live Python process shared with the user, in the project ' +
+      'folder. State persists between calls: variables, imports and functions from one call are there in ' +
+      'the next, so write small, direct snippets that build on earlier results rather than whole scripts ' +
+      'that start over. The value of the last expression is returned as return_value (no need to print ' +
+      'it). Returns JSON with success, stdout, stderr, return_value, error (a summary to act on), ' +
+      'error_details (type, line, snippet, traceback of your code), execution_time_ms and files (rich ' +
+      'outputs saved as files: matplotlib figures are captured as PNG without calling show()). input() and ' +
+      'getpass() work: the user is asked and the call waits for the answer. A call may run 120 s of active ' +
+      'time (waiting for input does not count); the user can interrupt it. If the kernel died or was ' +
+      'restarted, state_lost says so and earlier variables are gone. Prefer Read, Edit and Bash for files ' +
+      'and commands; use this for computation, data and plots.',
+    inputSchema,
+    sideEffects: true,
+    needsProject: true,
+    async execute(input, ctx) {
+      const result = await kernels.execute(input.kernel ?? DEFAULT_KERNEL, input.code, {
+        toolCallId: ctx.toolCallId,
+        signal: ctx.signal,
+      });
+      return executionToolResult(result, ctx);
+    },
+  });
+}
