@@ -1,5 +1,6 @@
-import { envFlag } from '../config/env-flags';
+import { envFlag, envInt } from '../config/env-flags';
 import { KernelManager } from '../kernels/kernel-manager';
+import { DEFAULT_LIMITS } from '../kernels/kernel-types';
 import type { Logger } from '../log/logger';
 import type { Store } from '../store/store';
 import { childEnv } from '../tools/child-env';
@@ -9,7 +10,8 @@ import { KernelService } from './kernel-service';
  * The kernel manager and service of a Cairn process. Kernels get Cairn's environment without its
  * secrets. CAIRN_KERNEL_PYTHON names the interpreter for every project (over the `kernel.python`
  * setting); CAIRN_KERNEL_IPYTHON=0 runs the stdlib driver even where IPython is importable;
- * CAIRN_KERNEL_WARM=0 keeps no spare kernel started.
+ * CAIRN_KERNEL_WARM=0 keeps no spare kernel started. CAIRN_KERNEL_TIMEOUT_MS and
+ * CAIRN_KERNEL_INPUT_TIMEOUT_MS set the active-time limit per call and the idle limit per input().
  */
 export function createKernelService(options: {
   store: Store;
@@ -24,6 +26,10 @@ export function createKernelService(options: {
     env: kernelEnv,
     ipython: flag(env.CAIRN_KERNEL_IPYTHON, true),
     warm: flag(env.CAIRN_KERNEL_WARM, true),
+    limits: {
+      activeMs: positive(env.CAIRN_KERNEL_TIMEOUT_MS, DEFAULT_LIMITS.activeMs),
+      inputIdleMs: positive(env.CAIRN_KERNEL_INPUT_TIMEOUT_MS, DEFAULT_LIMITS.inputIdleMs),
+    },
     logger,
   });
   const pythonOverride = env.CAIRN_KERNEL_PYTHON?.trim() || null;
@@ -39,4 +45,10 @@ export function createKernelService(options: {
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   return value === undefined || value.trim() === '' ? fallback : envFlag(value);
+}
+
+/** A limit of 0 would stop every cell at once: only positive values replace the default. */
+function positive(value: string | undefined, fallback: number): number {
+  const n = envInt(value, fallback);
+  return n > 0 ? n : fallback;
 }

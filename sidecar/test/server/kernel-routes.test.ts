@@ -334,6 +334,21 @@ describe('kernel lifecycle', () => {
     await waitFor(() => isProcessGone(pid));
   });
 
+  it('takes the active-time limit from CAIRN_KERNEL_TIMEOUT_MS', async () => {
+    h = await startHarness({ env: { ...STDLIB_KERNEL_ENV, CAIRN_KERNEL_TIMEOUT_MS: '1500' } });
+    const { sessionId } = await h.newSession();
+    const res = await h.api('POST', `/api/sessions/${sessionId}/kernels/default/execute`, {
+      code: 'while True:\n    pass',
+    });
+    expect(res.status).toBe(202);
+    const end = await waitForExecutionEnd(h, sessionId);
+    expect(end).toMatchObject({
+      type: 'kernel.result',
+      success: false,
+      limit: { kind: 'active_time', limit_ms: 1500, action: 'interrupted' },
+    });
+  });
+
   it('a missing Python is a 503 python_not_found saying what to do', async () => {
     h = await startHarness({ env: { ...STDLIB_KERNEL_ENV, CAIRN_KERNEL_PYTHON: '/nonexistent/python3' } });
     const { sessionId } = await h.newSession();
