@@ -18,6 +18,9 @@ to one stream is forwarded after everything written before it to the other strea
 is the cell's first Python-level write or the previous one went to the other stream; so Python-level
 writes keep their exact order. fd-level writes alone (os.write, C code, child processes) to both streams
 have no order across the two: two pipes read by two threads. Within one stream, order is always exact.
+A cell that closes or redirects fd 1/2 gets them pointed back at the pipes when it ends (with a note on
+stderr), so sync tokens never land in the user's file; a drain whose token never arrives gives up after a
+few seconds without output, with a warning, instead of hanging the kernel.
 
 Threads: the main thread runs cells, so SIGINT's KeyboardInterrupt lands in user code; a control thread
 reads the channel while a cell runs (input replies, interrupt, shutdown); one reader thread per capture
@@ -26,8 +29,8 @@ pipe; one writer thread owns the channel's output, so an interrupt can never cut
 Python 3.9+, standard library only; IPython's InteractiveShell is used when importable (magics, !shell)
 unless --no-ipython is given.
 """
-import _thread, ast, base64, builtins, codecs, faulthandler, io, json, linecache, os, queue  # noqa: E401
-import re, reprlib, signal, sys, threading, time, traceback, types  # noqa: E401
+import _thread, ast, base64, builtins, codecs, faulthandler, importlib.util, io, json  # noqa: E401
+import linecache, os, queue, re, reprlib, signal, sys, threading, time, traceback, types  # noqa: E401
 
 PROTOCOL = 1
 CHUNK = 65536
@@ -39,6 +42,13 @@ IPYTHON_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
 RICH_FORMS = (("image/png", "_repr_png_"), ("text/html", "_repr_html_"), ("text/markdown", "_repr_markdown_"))
 MIME_TYPES = frozenset({"text/plain"} | {mime for mime, _ in RICH_FORMS})
 REPR_LIMIT = 200
+# Caps on what one message carries, so a huge value or a runaway loop cannot flood the host.
+TEXT_LIMIT = 1024 * 1024  # text/plain of a value or display, in characters
+ERROR_TEXT_LIMIT = 10 * 1024  # an error's message and snippet, an input prompt
+DISPLAY_LIMIT = 20 * 1024 * 1024  # one display (all its forms together)
+DISPLAYS_PER_CELL = 50
+# How long a drain waits with no output arriving before it gives up on a sync token (fd 1/2 lost).
+SYNC_STALL_SECONDS = 3.0
 CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = REPR_LIMIT
@@ -95,7 +105,12 @@ class CapturedFd:
         self.fd, self.name, self.on_text = fd, name, on_text
         self.read_fd, write_fd = os.pipe()
         os.dup2(write_fd, fd)  # inheritable, so child processes write into the pipe too
+        # A private (non-inheritable) copy of the write end: a cell may close or redirect fd 1/2, and
+        # the sync tokens must never go anywhere but the pipe.
+        self.spare_fd = os.dup(write_fd)
         os.close(write_fd)
+        self.identity = file_identity(self.spare_fd)
+        self.progress = 0  # reads so far: a drain waits as long as output keeps arriving
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # keeps split characters for later
         self.synced = threading.Condition()
         self.write_lock = threading.Lock()
@@ -112,6 +127,7 @@ class CapturedFd:
                 return
             if not data:
                 return
+            self.progress += 1
             pending = self._forward(pending + data)
 
     def _forward(self, buffer):
@@ -134,10 +150,26 @@ class CapturedFd:
         if text:
             self.on_text(self.name, text)
 
+    def is_pipe(self):
+        """Whether fd 1/2 still points at this capture pipe (a cell may have closed or redirected it)."""
+        try:
+            return file_identity(self.fd) == self.identity
+        except OSError:
+            return False
+
+    def restore(self):
+        """Points the fd back at the pipe if a cell moved it; returns whether it had to."""
+        if self.is_pipe():
+            return False
+        os.dup2(self.spare_fd, self.fd)
+        return True
+
     def start_sync(self):
-        """Writes a sync token; returns the count to wait for, or None if the fd is unusable."""
+        """Writes a sync token; returns the count to wait for, or None if the fd is not the pipe."""
         try:
             with self.write_lock:
+                if not self.is_pipe():  # the token would land in the user's file, or nowhere
+                    return None
                 os.write(self.fd, SYNC_TOKEN)
                 self.tokens_written += 1
                 return self.tokens_written
@@ -145,9 +177,22 @@ class CapturedFd:
             return None
 
     def wait_sync(self, target):
+        """Waits for the token; returns False if output stopped arriving before it (it never will)."""
         with self.synced:
+            progress, deadline = self.progress, time.monotonic() + SYNC_STALL_SECONDS
             while target is not None and self.tokens_seen < target:
-                self.synced.wait()
+                if self.progress != progress:  # still forwarding (a slow host, lots of output)
+                    progress, deadline = self.progress, time.monotonic() + SYNC_STALL_SECONDS
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self.synced.wait(min(remaining, 0.25))
+        return True
+
+
+def file_identity(fd):
+    status = os.fstat(fd)
+    return status.st_dev, status.st_ino
 
 
 def partial_token_length(buffer):
@@ -183,7 +228,8 @@ class CellStream(io.TextIOWrapper):
 class OutputCapture:
     """Both captured fds, the Python-level streams over them, and the ordering between them."""
 
-    def __init__(self, on_text):
+    def __init__(self, on_text, log):
+        self.log = log
         self.out = CapturedFd(1, "stdout", on_text)
         self.err = CapturedFd(2, "stderr", on_text)
         self.out.text, self.err.text = CellStream(self.out, self), CellStream(self.err, self)
@@ -194,8 +240,11 @@ class OutputCapture:
         if self.forked:
             return
         other = self.err if stream is self.out.text else self.out
-        other.text.flush()
-        other.wait_sync(other.start_sync())
+        try:
+            other.text.flush()
+        except Exception:  # fd closed by the cell: the write itself will say so
+            pass
+        self.wait(other, other.start_sync())
         self.last_writer = stream
 
     def flush_loop(self, cell_running):
@@ -208,8 +257,12 @@ class OutputCapture:
                 except Exception:
                     pass
 
-    def drain(self):
-        """Blocks until everything written so far to fd 1 and 2 has been handed to the channel."""
+    def drain(self, restore=False):
+        """Blocks until everything written so far to fd 1 and 2 has been handed to the channel.
+
+        restore (at the end of a cell): first point fd 1/2 back at the pipes if the cell closed or
+        redirected them. Mid-cell (input, display) a redirect is the cell's business and is left alone.
+        """
         for stream in (sys.stdout, sys.stderr, self.out.text, self.err.text):
             try:
                 stream.flush()
@@ -217,9 +270,28 @@ class OutputCapture:
                 pass
         if self.forked:
             return
+        if restore:
+            moved = [fd.fd for fd in (self.out, self.err) if fd.restore()]
+            if moved:
+                note = ("[Cairn: the cell closed or redirected fd %s; it now points at the kernel's output "
+                        "again]\n" % " and ".join(str(fd) for fd in moved))
+                self.write_fd(self.err.fd, note.encode())
         targets = [(fd, fd.start_sync()) for fd in (self.out, self.err)]
         for fd, target in targets:
-            fd.wait_sync(target)
+            self.wait(fd, target)
+
+    def wait(self, fd, target):
+        if not fd.wait_sync(target):
+            self.log("warning", "%s output did not arrive within %g s; the result may come before some of it"
+                     % (fd.name, SYNC_STALL_SECONDS))
+
+    @staticmethod
+    def write_fd(fd, data):
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError:
+            pass
 
 
 def mime_bundle(value, plain_text=repr):
@@ -236,14 +308,32 @@ def mime_bundle(value, plain_text=repr):
 
 
 def clean_bundle(data):
-    """Keeps the MIME types the protocol knows; PNG as base64 text."""
+    """Keeps the MIME types the protocol knows; PNG as base64 text; within the size caps."""
     bundle = {}
     for mime, form in data.items():
         if mime == "image/png" and isinstance(form, (bytes, bytearray)):
             form = base64.b64encode(form).decode("ascii")
         if mime in MIME_TYPES and isinstance(form, str):
             bundle[mime] = form
+    if "text/plain" in bundle:
+        bundle["text/plain"] = clip(bundle["text/plain"], TEXT_LIMIT)
+    dropped = []
+    while sum(len(form) for form in bundle.values()) > DISPLAY_LIMIT:
+        mime = max((m for m in bundle if m != "text/plain"), key=lambda m: len(bundle[m]), default=None)
+        if mime is None:
+            break
+        dropped.append("%s (%d MB)" % (mime, len(bundle.pop(mime)) // (1024 * 1024)))
+    if dropped:
+        bundle["text/plain"] = bundle.get("text/plain", "") + "\n[Cairn: not shown, over the %d MB limit: %s]" % (
+            DISPLAY_LIMIT // (1024 * 1024), ", ".join(dropped))
     return bundle
+
+
+def clip(text, limit):
+    """text, cut to limit characters with a note that says so."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit] + "\n[Cairn: truncated; showing %d of %d characters]" % (limit, len(text))
 
 
 def safe_call(function, value):
@@ -343,6 +433,17 @@ def make_ipython_executor(kernel):
 
         showsyntaxerror = showindentationerror = showtraceback
 
+        def enable_gui(self, gui=None):  # no GUI event loop: figures are drawn with Agg and sent inline
+            pass
+
+        def enable_matplotlib(self, gui=None):  # %matplotlib [inline]: keep Agg, which already shows inline
+            if gui not in (None, "inline"):
+                print("Cairn shows figures inline; %%matplotlib %s is ignored" % gui, file=sys.stderr)
+            return "inline", "agg"
+
+        def ask_exit(self):  # exit()/quit(): like sys.exit() in a cell, an error, and the kernel goes on
+            raise SystemExit()
+
     config = Config()
     config.HistoryAccessor.enabled = False  # no SQLite history in the user's home
     shell = CairnShell.instance(config=config)
@@ -387,13 +488,16 @@ class Location:
     def __init__(self, filename, line, function, column=None, end_column=None, text=None):
         self.filename, self.line, self.function = filename, line, function
         self.column, self.end_column = column, end_column
-        self.snippet = ((linecache.getline(filename, line) if line else "") or text or "").rstrip("\r\n") or None
+        snippet = ((linecache.getline(filename, line) if line else "") or text or "").rstrip("\r\n") or None
+        self.snippet = clip(snippet, ERROR_TEXT_LIMIT)
 
     def pointer(self):
         if self.column is None or self.snippet is None:
             return None
         width = self.end_column - self.column if self.end_column and self.end_column > self.column else 1
-        return " " * (self.column - 1) + "^" * width
+        if self.column > ERROR_TEXT_LIMIT:  # past the end of a clipped snippet
+            return None
+        return " " * (self.column - 1) + "^" * min(width, ERROR_TEXT_LIMIT)
 
 
 class ErrorReporter:
@@ -413,6 +517,7 @@ class ErrorReporter:
             message = "interrupted"
         else:  # a SyntaxError's str() repeats the internal cell file name
             message = exc.msg if syntax and exc.msg else safe_call(str, exc)
+        message = clip(message, ERROR_TEXT_LIMIT)
         locations = self.user_locations(exc)
         current = [loc for loc in locations if self.executor.cell_number(loc.filename) == self.executor.current]
         here = current[-1] if current else None
@@ -538,7 +643,7 @@ class Kernel:
         self.diagnostics = os.fdopen(os.dup(2), "w", buffering=1)  # the host's view of our own stderr
         faulthandler.enable(self.diagnostics)  # a segfault in user code still leaves a trace for the host
         self.exec_id = None
-        self.capture = OutputCapture(self.on_output)
+        self.capture = OutputCapture(self.on_output, self.log)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)  # user code never reads the channel
         os.close(null)
@@ -556,10 +661,14 @@ class Kernel:
         install_input(self.request_input)
         os.environ["MPLBACKEND"] = "Agg"  # read by matplotlib when it is imported: no GUI, ever
         sys.meta_path.insert(0, PyplotHook(self.show_figures))
-        if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(DRIVER_FILE):
-            sys.path[0] = ""  # import the project's modules (cwd), as Jupyter does, not the driver's folder
+        self.displays = 0  # sent by the current cell
+        # The project folder goes on sys.path only after IPython is imported: a project file named like
+        # one of its dependencies (decorator.py, say) must not run, or break IPython, at start-up.
         self.executor = self.make_executor(use_ipython)
         self.errors = ErrorReporter(self.executor)
+        driver_folder = os.path.normcase(os.path.dirname(DRIVER_FILE))
+        if sys.path and os.path.normcase(os.path.abspath(sys.path[0] or ".")) == driver_folder:
+            sys.path[0] = ""  # import the project's modules (cwd), as Jupyter does, not the driver's folder
 
     def after_fork_in_child(self):
         self.channel.close_in_fork()
@@ -569,8 +678,10 @@ class Kernel:
         if use_ipython:
             try:
                 return make_ipython_executor(self)
-            except ImportError:
-                pass
+            except ImportError as exc:
+                if importlib.util.find_spec("IPython") is not None:  # installed, but broken: say so
+                    self.log("warning", "IPython is installed but failed to import (%s: %s); using the "
+                             "standard-library driver" % (type(exc).__name__, exc))
             except Exception as exc:
                 self.log("warning", "IPython failed to start (%s: %s); using the standard-library driver"
                          % (type(exc).__name__, exc))
@@ -600,7 +711,7 @@ class Kernel:
         self.pending_input = (request_id, replies)
         try:
             self.send({"type": "input_request", "id": self.exec_id, "request_id": request_id,
-                       "prompt": str(prompt), "password": password})
+                       "prompt": clip(str(prompt), ERROR_TEXT_LIMIT), "password": password})
             value = wait_for(replies)
         finally:
             self.pending_input = None
@@ -614,9 +725,16 @@ class Kernel:
 
     def send_display(self, data):
         bundle = clean_bundle(data)
-        if bundle:
-            self.capture.drain()  # text printed before the display arrives before it
-            self.send({"type": "display", "id": self.exec_id, "data": bundle})
+        if not bundle:
+            return
+        self.displays += 1
+        if self.displays > DISPLAYS_PER_CELL:
+            if self.displays == DISPLAYS_PER_CELL + 1:
+                print("[Cairn: this cell sent more than %d displays; the rest are not shown]"
+                      % DISPLAYS_PER_CELL, file=self.capture.err.text, flush=True)
+            return
+        self.capture.drain()  # text printed before the display arrives before it
+        self.send({"type": "display", "id": self.exec_id, "data": bundle})
 
     def show_figures(self):
         """Sends every open matplotlib figure as a PNG and closes it (after each cell, and as plt.show())."""
@@ -701,6 +819,8 @@ class Kernel:
 
     def execute(self, message):
         self.exec_id = str(message.get("id"))
+        self.displays = 0
+        signal.signal(signal.SIGINT, self.on_sigint)  # an earlier cell may have replaced it
         self.capture.last_writer = None
         self.cell_running.set()
         started = time.perf_counter()
@@ -710,13 +830,14 @@ class Kernel:
             bundle, error = self.run_user(mime_bundle, value, self.executor.plain_text)
         elapsed_ms = (time.perf_counter() - started) * 1000
         figures_error = self.run_user(self.show_figures)[1]  # also after an error: a partial plot helps
-        self.capture.drain()  # every stream message of this execution goes before its result
+        self.capture.drain(restore=True)  # every stream message of this execution goes before its result
         self.cell_running.clear()
         error = figures_error if error is None else error
-        self.send({"type": "result", "id": self.exec_id, "success": error is None, "return_value": bundle,
-                   "error": None if error is None else self.errors.details(error),
-                   "execution_time_ms": round(elapsed_ms, 3)})
-        self.busy = False
+        result = {"type": "result", "id": self.exec_id, "success": error is None, "return_value": bundle,
+                  "error": None if error is None else self.errors.details(error),
+                  "execution_time_ms": round(elapsed_ms, 3)}
+        self.busy = False  # before the result: the host may send the next execute as soon as it has it
+        self.send(result)
 
     def reset(self, message):
         self.executor.reset()
