@@ -58,7 +58,10 @@ export class KernelService {
 
   constructor(private readonly options: KernelServiceOptions) {}
 
-  /** The kernel tools of one turn; opening the session's kernels warms one up. Null once shut down. */
+  /**
+   * The kernel tools of one turn; null once shut down. Opening the session's kernels starts nothing:
+   * no project Python runs until the agent or the user first runs a cell (see KernelManager.openSession).
+   */
   forTurn(sessionId: string, turnId: string): KernelToolService | null {
     if (this.closed) return null;
     const { kernels, router } = this.openSession(sessionId);

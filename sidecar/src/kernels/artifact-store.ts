@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Logger } from '../log/logger';
 import type { MimeBundle } from './driver-messages';
 import type { RichOutput, SavedArtifact } from './kernel-types';
 
@@ -20,23 +21,41 @@ const SAVED_TYPES: Record<string, { ext: string; base64: boolean }> = {
 /**
  * Saves the rich parts of MIME bundles as files in one folder, named by a fresh id, so events and results
  * carry ids and paths instead of base64. Writes synchronously: the files exist before the event that names
- * them is sent, and events keep their order.
+ * them is sent, and events keep their order. Files are the user's data: readable by the owner only.
  */
 export class ArtifactStore {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly logger: Logger,
+  ) {}
 
+  /**
+   * Never throws (it runs inside the kernel's output handler): what cannot be saved (disk full, no
+   * permission) is left out, logged, and named in a note after the plain text.
+   */
   save(bundle: MimeBundle): RichOutput {
     const artifacts: SavedArtifact[] = [];
+    const failed: string[] = [];
+    let reason = '';
     for (const [mime, value] of Object.entries(bundle)) {
       const kind = SAVED_TYPES[mime];
       if (!kind) continue;
       const id = `art_${randomBytes(12).toString('base64url')}`;
       const file = path.join(this.dir, id + kind.ext);
-      const bytes = kind.base64 ? Buffer.from(value, 'base64') : Buffer.from(value, 'utf8');
-      fs.mkdirSync(this.dir, { recursive: true });
-      fs.writeFileSync(file, bytes);
-      artifacts.push({ id, path: file, mime, bytes: bytes.length });
+      try {
+        const bytes = kind.base64 ? Buffer.from(value, 'base64') : Buffer.from(value, 'utf8');
+        fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        fs.writeFileSync(file, bytes, { mode: 0o600 });
+        artifacts.push({ id, path: file, mime, bytes: bytes.length });
+      } catch (err) {
+        failed.push(mime);
+        reason = err instanceof Error ? err.message : String(err);
+        this.logger.warn('could not save a kernel output', { dir: this.dir, mime, error: reason });
+      }
     }
-    return { text: bundle['text/plain'] ?? null, artifacts };
+    const text = bundle['text/plain'] ?? null;
+    if (failed.length === 0) return { text, artifacts };
+    const note = `[Cairn could not save the ${failed.join(', ')} output (${reason}); free disk space or fix the permissions of ${this.dir}.]`;
+    return { text: text === null ? note : `${text}\n${note}`, artifacts };
   }
 }

@@ -46,8 +46,9 @@ export class AuditLog {
         : null,
     };
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      fs.appendFileSync(this.file, `${JSON.stringify(line)}\n`);
+      // The code and output are the user's: readable by the owner only, like Cairn's own logs.
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      fs.appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     } catch (err) {
       this.logger.warn('could not append to the kernel audit log', { file: this.file, error: String(err) });
     }

@@ -28,8 +28,14 @@ export interface CellRunHooks {
   onInputRequest: (request: { requestId: string; prompt: string; password: boolean }) => void;
 }
 
-/** The most of each stream a result keeps: the start and the end (errors tend to come last). */
+/**
+ * The most of each stream a result keeps (the start and the end: errors tend to come last), and the most
+ * output of one execution sent live as stream events, which go to the journal and every client.
+ */
 export const MAX_STREAM_CHARS = 1_000_000;
+
+/** The one stream event sent in place of output past the live limit. */
+export const STREAM_LIMIT_NOTE = `\n[... more than ${MAX_STREAM_CHARS} characters of output: the rest is not shown live; the result keeps its start and end ...]\n`;
 
 /**
  * One execution on a kernel process, with its limits: an active-time clock that stops while an `input()`
@@ -50,6 +56,8 @@ export class CellRun {
   private endedBy: CellOutcome['endedBy'] = null;
   private readonly stdout = new CappedText(MAX_STREAM_CHARS);
   private readonly stderr = new CappedText(MAX_STREAM_CHARS);
+  /** Characters of both streams sent as events so far; past MAX_STREAM_CHARS only the result keeps them. */
+  private streamedChars = 0;
 
   constructor(
     private readonly proc: KernelProcess,
@@ -67,7 +75,7 @@ export class CellRun {
       {
         onStream: (name, text) => {
           (name === 'stdout' ? this.stdout : this.stderr).push(text);
-          hooks.onStream(name, text);
+          this.forward(name, text, hooks);
         },
         onDisplay: hooks.onDisplay,
         onInputRequest: (request) => {
@@ -131,6 +139,22 @@ export class CellRun {
     this.clearTimers();
   }
 
+  /** Sends output as events up to the live limit, then the note once, then nothing. */
+  private forward(name: 'stdout' | 'stderr', text: string, hooks: CellRunHooks): void {
+    const room = MAX_STREAM_CHARS - this.streamedChars;
+    if (room < 0) return;
+    if (text.length <= room) {
+      this.streamedChars += text.length;
+      hooks.onStream(name, text);
+      return;
+    }
+    // Not between the halves of a surrogate pair.
+    const cut = room > 0 && isHighSurrogate(text.charCodeAt(room - 1)) ? room - 1 : room;
+    if (cut > 0) hooks.onStream(name, text.slice(0, cut));
+    this.streamedChars = MAX_STREAM_CHARS + 1;
+    hooks.onStream(name, STREAM_LIMIT_NOTE);
+  }
+
   private startInputWait(requestId: string): void {
     this.pauseClock();
     this.inputTimers.set(
@@ -181,6 +205,10 @@ export class CellRun {
     for (const timer of this.inputTimers.values()) clearTimeout(timer);
     this.inputTimers.clear();
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** Text capped to about `cap` characters: the first half and the latest half, with a note of the gap. */

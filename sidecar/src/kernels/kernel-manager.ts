@@ -43,8 +43,10 @@ export class KernelManager {
   }
 
   /**
-   * The kernels of a session, opened on first call (later calls return the same object). Opening starts
-   * the warm spare for the session's interpreter, so its first call does not wait for Python.
+   * The kernels of a session, opened on first call (later calls return the same object). Opening runs
+   * nothing: finding the interpreter runs the project's `.venv` Python and a kernel's start may import
+   * project files, so no project code runs before a kernel is first used. That first use starts the warm
+   * spare (WarmPool.take), so later kernels and restarts need not wait for Python.
    */
   openSession(sessionId: string, config: SessionKernelConfig): SessionKernels {
     const existing = this.sessions.get(sessionId);
@@ -59,14 +61,6 @@ export class KernelManager {
       }),
     };
     this.sessions.set(sessionId, open);
-    if (this.opts.warm !== false) {
-      this.specOf(open).then(
-        (spec) => {
-          if (this.sessions.get(sessionId) === open) this.pool.prepare(spec);
-        },
-        (err: unknown) => this.logger.debug('no warm kernel for the session', { error: String(err) }),
-      );
-    }
     return open.kernels;
   }
 
@@ -106,7 +100,7 @@ export class KernelManager {
     const { config } = open;
     const cwd = config.projectRoot ?? config.kernelsDir;
     const spec = (async (): Promise<KernelSpec> => {
-      if (!config.projectRoot) fs.mkdirSync(cwd, { recursive: true });
+      if (!config.projectRoot) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
       const python = await resolvePython({
         projectRoot: config.projectRoot,
         configuredPath: config.pythonPath ?? null,

@@ -229,24 +229,10 @@ export class ManagedKernel {
     outcome: CellOutcome,
     limits: KernelLimits,
   ): { success: boolean; error: ErrorDetails | null } {
-    if (outcome.result) {
-      const { success, error } = outcome.result;
-      if (outcome.limit) return { success: false, error: withLimit(error, outcome.limit) };
-      return { success, error };
-    }
-    if (outcome.endedBy === 'restart') {
-      return {
-        success: false,
-        error: kernelError('KernelRestarted', 'The kernel was restarted while this cell ran.'),
-      };
-    }
-    if (outcome.endedBy === 'shutdown' || this.closed) {
-      return {
-        success: false,
-        error: kernelError('KernelShutdown', 'The kernel was shut down while this cell ran.'),
-      };
-    }
-    if (outcome.killed && outcome.stoppedBy) {
+    // Before the result: a grace kill can race a late result, and the process is gone all the same.
+    if (outcome.killed && outcome.stoppedBy && !outcome.endedBy && !this.closed) {
+      // The kill may not have landed yet: the next cell must not be sent to the dying process.
+      this.proc = null;
       this.nextStartReason = 'after_limit';
       this.stateLost = 'the kernel was killed and restarted to stop a cell that ignored an interrupt';
       this.ensureProcess().catch((err: unknown) =>
@@ -255,6 +241,25 @@ export class ManagedKernel {
       return {
         success: false,
         error: killedError(outcome.stoppedBy, outcome.limit, limits.interruptGraceMs),
+      };
+    }
+    if (outcome.result) {
+      const { success, error } = outcome.result;
+      if (outcome.limit) return { success: false, error: withLimit(error, outcome.limit) };
+      return { success, error };
+    }
+    if (outcome.endedBy === 'shutdown' || this.closed) {
+      return {
+        success: false,
+        error: kernelError('KernelShutdown', 'The kernel was shut down while this cell ran.'),
+      };
+    }
+    // A kill we asked for that no limit or interrupt explains is a restart, also one that came before the
+    // cell was registered as running (it had just taken the process when the restart killed it).
+    if (outcome.endedBy === 'restart' || outcome.exit?.requested) {
+      return {
+        success: false,
+        error: kernelError('KernelRestarted', 'The kernel was restarted while this cell ran.'),
       };
     }
     return { success: false, error: diedError(outcome.exit!) };

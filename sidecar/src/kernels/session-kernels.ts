@@ -40,7 +40,7 @@ export class SessionKernels {
       logger: Logger;
     },
   ) {
-    this.artifacts = new ArtifactStore(config.artifactsDir);
+    this.artifacts = new ArtifactStore(config.artifactsDir, deps.logger.child({ session_id: sessionId }));
   }
 
   /** The kernel of that name, created (not yet started) when it does not exist. */

@@ -179,14 +179,19 @@ describe('KernelManager', () => {
     expect(() => t.session.existing('nobody')).toThrow(/does not exist/);
   });
 
-  it('takes the warm kernel for the first call and warms a new one', async () => {
+  it('starts the first kernel cold, then warms a spare that the next kernel and a restart take', async () => {
     const t = await openTestSession(STDLIB, { warm: true });
-    await waitFor(() => t.manager.warmPids().length === 1);
-    const [spare] = t.manager.warmPids();
+    expect(t.manager.warmPids()).toEqual([]); // opening a session runs no Python
 
     const result = await t.session.kernel().execute('1');
     expect(result.success).toBe(true);
-    expect(t.events.ofType('kernel.started')[0]).toMatchObject({
+    expect(t.events.ofType('kernel.started')[0]).toMatchObject({ warm: false, reason: 'first_use' });
+    await waitFor(() => t.manager.warmPids().length === 1);
+    const [spare] = t.manager.warmPids();
+
+    await t.session.kernel('second').execute('2');
+    expect(t.events.ofType('kernel.started')[1]).toMatchObject({
+      kernel: 'second',
       warm: true,
       pid: spare,
       reason: 'first_use',
@@ -194,11 +199,12 @@ describe('KernelManager', () => {
     await waitFor(() => t.manager.warmPids().length === 1 && t.manager.warmPids()[0] !== spare);
     const [replacement] = t.manager.warmPids();
 
-    await t.session.kernel('second').execute('2');
-    expect(t.events.ofType('kernel.started')[1]).toMatchObject({
-      kernel: 'second',
+    await t.session.kernel().restart();
+    expect(t.events.ofType('kernel.started')[2]).toMatchObject({
+      kernel: 'default',
       warm: true,
       pid: replacement,
+      reason: 'restart',
     });
   });
 
