@@ -22,6 +22,36 @@ export const MimeBundle = z
   );
 export type MimeBundle = z.output<typeof MimeBundle>;
 
+/**
+ * The MIME types the local driver emits (its MIME_TYPES). The channel is writable by user code, so anything
+ * else (image/svg+xml, application/javascript, ...) is forged or a bug, and never reaches a caller.
+ */
+export const DRIVER_MIME_TYPES: ReadonlySet<string> = new Set([
+  'text/plain',
+  'text/html',
+  'text/markdown',
+  'image/png',
+]);
+
+const BASE64 = /^[A-Za-z0-9+/=\r\n]*$/;
+
+/** Whether a driver bundle may carry this entry: an allowed type, a string, and PNG as base64 only. */
+function isDriverMimeEntry(mime: string, value: unknown): value is string {
+  if (!DRIVER_MIME_TYPES.has(mime) || typeof value !== 'string') return false;
+  return mime !== 'image/png' || BASE64.test(value);
+}
+
+/** A MimeBundle from the local driver: only DRIVER_MIME_TYPES; parseDriverLine reports what it drops. */
+export const DriverMimeBundle = z
+  .record(z.string(), z.unknown())
+  .transform((data) =>
+    Object.fromEntries(
+      Object.entries(data).filter((entry): entry is [string, string] =>
+        isDriverMimeEntry(entry[0], entry[1]),
+      ),
+    ),
+  );
+
 /** A structured error: what a model needs to fix the cell, and the user's own frames only. */
 export const ErrorDetails = z.object({
   type: z.string(),
@@ -78,7 +108,11 @@ export const StreamMessage = z.object({
 });
 export type StreamMessage = z.output<typeof StreamMessage>;
 
-export const DisplayMessage = z.object({ type: z.literal('display'), id: z.string(), data: MimeBundle });
+export const DisplayMessage = z.object({
+  type: z.literal('display'),
+  id: z.string(),
+  data: DriverMimeBundle,
+});
 export type DisplayMessage = z.output<typeof DisplayMessage>;
 
 export const InputRequestMessage = z
@@ -97,7 +131,7 @@ export const ResultMessage = z
     type: z.literal('result'),
     id: z.string(),
     success: z.boolean(),
-    return_value: MimeBundle.nullable().default(null),
+    return_value: DriverMimeBundle.nullable().default(null),
     error: ErrorDetails.nullable().default(null),
     execution_time_ms: z.number().nonnegative(),
   })
@@ -154,7 +188,8 @@ export type DriverMessage =
   | LogMessage;
 
 export type ParsedLine =
-  | { ok: true; message: DriverMessage }
+  /** `dropped`: the MIME types left out of its bundle (not the driver's, or PNG that is not base64). */
+  | { ok: true; message: DriverMessage; dropped: string[] }
   /** `raw` is the JSON value when the line was JSON at all, so a broken `result` can still end its call. */
   | { ok: false; problem: string; raw: unknown };
 
@@ -168,11 +203,40 @@ export function parseDriverLine(line: string): ParsedLine {
   }
   const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
   if (typeof type !== 'string' || !Object.hasOwn(DRIVER_SCHEMAS, type)) {
-    return { ok: false, problem: `unknown message type ${JSON.stringify(type)}`, raw };
+    return {
+      ok: false,
+      problem: `unknown message type ${clip(JSON.stringify(type) ?? 'undefined', 100)}`,
+      raw,
+    };
   }
   const parsed = DRIVER_SCHEMAS[type as keyof typeof DRIVER_SCHEMAS].safeParse(raw);
-  if (!parsed.success) return { ok: false, problem: z.prettifyError(parsed.error), raw };
-  return { ok: true, message: parsed.data as DriverMessage };
+  if (!parsed.success) return { ok: false, problem: clip(z.prettifyError(parsed.error), 500), raw };
+  return { ok: true, message: parsed.data as DriverMessage, dropped: droppedMimeTypes(raw) };
+}
+
+/** The MIME types DriverMimeBundle left out of a display's or result's bundle (clipped, for a log line). */
+function droppedMimeTypes(raw: unknown): string[] {
+  const message = raw as { type?: unknown; data?: unknown; return_value?: unknown };
+  const bundle =
+    message.type === 'display' ? message.data : message.type === 'result' ? message.return_value : null;
+  if (typeof bundle !== 'object' || bundle === null) return [];
+  return Object.entries(bundle)
+    .filter(([mime, value]) => !isDriverMimeEntry(mime, value))
+    .slice(0, 20)
+    .map(([mime]) => clip(mime, 100));
+}
+
+/** `type` and `id` from the first bytes of a line too long to parse: the driver writes them first. */
+export function messageHead(head: string): { type: string | undefined; id: string | undefined } {
+  return {
+    type: /"type"\s*:\s*"([a-z_]{1,40})"/.exec(head)?.[1],
+    id: /"id"\s*:\s*"([^"\\]{1,200})"/.exec(head)?.[1],
+  };
+}
+
+/** At most `max` characters of text that came from the driver, marked when cut: it may be huge or forged. */
+export function clip(text: string, max = 1024): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
 /** One line of the channel for a host message: compact JSON and `\n`. */
@@ -182,7 +246,20 @@ export function encodeHostMessage(message: HostMessage): string {
 
 /** The result that ends an execution whose own result could not be read. */
 export function protocolErrorResult(id: string, problem: string): ResultMessage {
-  const message = `The kernel driver sent a result the sidecar could not read (${problem}).`;
+  return kernelProtocolError(id, `The kernel driver sent a result the sidecar could not read (${problem}).`);
+}
+
+/** The result that ends an execution whose result or display was over the channel's line limit. */
+export function outputTooLargeResult(id: string, what: string, limitBytes: number): ResultMessage {
+  const mib = Math.round(limitBytes / (1024 * 1024));
+  return kernelProtocolError(
+    id,
+    `The cell's ${what} was larger than ${mib} MiB and was dropped. The kernel and its variables are kept; ` +
+      'return or display a smaller part (a slice, a summary, or write it to a file) instead.',
+  );
+}
+
+function kernelProtocolError(id: string, message: string): ResultMessage {
   return {
     type: 'result',
     id,

@@ -3,11 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { type Logger, silentLogger } from '../log/logger';
 import {
+  clip,
   DRIVER_PROTOCOL_VERSION,
   type DriverMessage,
   encodeHostMessage,
   type HostMessage,
   type MimeBundle,
+  messageHead,
+  outputTooLargeResult,
   parseDriverLine,
   protocolErrorResult,
   type ReadyMessage,
@@ -16,6 +19,7 @@ import {
 } from './driver-messages';
 import { defaultDriverPath } from './driver-path';
 import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
+import { LineFramer, MAX_LINE_BYTES } from './line-framer';
 
 /** How to run an interpreter: `{command: '/usr/bin/python3', args: []}` or `{command: 'py', args: ['-3']}`. */
 export interface PythonCommand {
@@ -33,6 +37,8 @@ export interface KernelProcessOptions {
   ipython?: boolean;
   readyTimeoutMs?: number;
   logger?: Logger;
+  /** The longest message line accepted from the driver (tests lower it). */
+  maxLineBytes?: number;
 }
 
 export interface ExecuteCallbacks {
@@ -53,6 +59,8 @@ const KILL_DEADLINE_MS = 3_000;
 interface PendingExecution {
   id: string;
   callbacks: ExecuteCallbacks;
+  /** Set when one of its displays was over the line limit: its result is then replaced by an error. */
+  overflow?: string;
   resolve: (result: ResultMessage) => void;
   reject: (err: Error) => void;
 }
@@ -84,6 +92,7 @@ export class KernelProcess {
   private constructor(
     private readonly child: ChildProcess,
     logger: Logger,
+    private readonly maxLineBytes: number,
   ) {
     this.pid = child.pid!;
     this.logger = logger.child({ kernel_pid: this.pid });
@@ -121,7 +130,7 @@ export class KernelProcess {
         cause: spawned,
       });
     }
-    const kernel = new KernelProcess(child, opts.logger ?? silentLogger);
+    const kernel = new KernelProcess(child, opts.logger ?? silentLogger, opts.maxLineBytes ?? MAX_LINE_BYTES);
     await kernel.waitReady(opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
     return kernel;
   }
@@ -289,18 +298,18 @@ export class KernelProcess {
   }
 
   private wire(): void {
-    const decoder = new StringDecoder('utf8');
-    let buffered = '';
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += decoder.write(chunk);
-      let newline = buffered.indexOf('\n');
-      while (newline !== -1) {
-        const line = buffered.slice(0, newline).trim();
-        buffered = buffered.slice(newline + 1);
-        if (line !== '') this.handleLine(line);
-        newline = buffered.indexOf('\n');
-      }
-    });
+    // Lines are framed as bytes and decoded whole, so a character split across chunks is never cut.
+    const framer = new LineFramer(
+      {
+        onLine: (bytes) => {
+          const line = bytes.toString('utf8').trim();
+          if (line !== '') this.handleLine(line);
+        },
+        onOverflow: (head, bytes) => this.handleOverflow(head.toString('utf8'), bytes),
+      },
+      this.maxLineBytes,
+    );
+    this.child.stdout!.on('data', (chunk: Buffer) => framer.push(chunk));
     const stderrDecoder = new StringDecoder('utf8');
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + stderrDecoder.write(chunk)).slice(-STDERR_TAIL_CHARS);
@@ -322,10 +331,7 @@ export class KernelProcess {
   private handleLine(line: string): void {
     const parsed = parseDriverLine(line);
     if (!parsed.ok) {
-      this.logger.warn('kernel driver sent a bad line', {
-        problem: parsed.problem,
-        line: line.slice(0, 200),
-      });
+      this.logger.warn('kernel driver sent a bad line', { problem: parsed.problem, line: clip(line) });
       const raw = parsed.raw as { type?: unknown; id?: unknown } | undefined;
       // A result we cannot read still ends its execution, or the caller would wait forever.
       if (raw?.type === 'result' && this.current && raw.id === this.current.id) {
@@ -334,6 +340,13 @@ export class KernelProcess {
       return;
     }
     const message = parsed.message;
+    if (parsed.dropped.length > 0) {
+      this.logger.warn('kernel driver sent MIME types it does not emit; dropped them', {
+        message_type: message.type,
+        mime_types: parsed.dropped,
+      });
+    }
+    // Only the running execution's own messages reach its caller: user code can write to the channel too.
     const current = this.current && 'id' in message && message.id === this.current.id ? this.current : null;
     switch (message.type) {
       case 'ready':
@@ -343,13 +356,16 @@ export class KernelProcess {
         current?.callbacks.onStream?.(message.name, message.text);
         return;
       case 'display':
-        current?.callbacks.onDisplay?.(message.data);
+        // Empty once the forms the driver never sends are dropped: nothing to show.
+        if (Object.keys(message.data).length > 0) current?.callbacks.onDisplay?.(message.data);
         return;
       case 'input_request':
         current?.callbacks.onInputRequest?.(message);
         return;
       case 'result':
-        current?.resolve(message);
+        if (current?.overflow)
+          current.resolve(outputTooLargeResult(current.id, current.overflow, this.maxLineBytes));
+        else current?.resolve(message);
         return;
       case 'reset_done':
       case 'variables': {
@@ -359,8 +375,34 @@ export class KernelProcess {
         return;
       }
       case 'log':
-        this.logger.warn('kernel driver log', { level: message.level, message: message.message });
+        this.logger.warn('kernel driver log', {
+          level: clip(message.level, 40),
+          message: clip(message.message),
+        });
         return;
+    }
+  }
+
+  /**
+   * A line over the limit was dropped; its head names the message. A result ends its execution; a display fails the execution when its result comes, so host and driver
+   * stay in step and the kernel stays usable.
+   */
+  private handleOverflow(head: string, bytes: number): void {
+    const { type, id } = messageHead(head);
+    this.logger.warn('kernel driver sent a line over the size limit; dropped it', {
+      limit_bytes: this.maxLineBytes,
+      line_bytes: bytes,
+      message_type: type ?? null,
+      head: clip(head, 200),
+    });
+    const current = this.current && id === this.current.id ? this.current : null;
+    if (current && type === 'result')
+      current.resolve(outputTooLargeResult(current.id, 'result', this.maxLineBytes));
+    else if (current && type === 'display') current.overflow = 'display output';
+    const request = id === undefined ? undefined : this.requests.get(id);
+    if (request) {
+      this.requests.delete(id!);
+      request.reject(new Error(`The kernel driver's reply was larger than ${this.maxLineBytes} bytes.`));
     }
   }
 
