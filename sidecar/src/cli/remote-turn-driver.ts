@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { titleFromPrompt } from '../agent/session-title';
+import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import {
   type CairnEvent,
@@ -12,7 +13,6 @@ import {
   type TurnStatus,
   WsServerMessage,
 } from '../protocol';
-import { isLoopbackHost } from '../server/loopback';
 import { Deferred } from './deferred';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 import { UsageError } from './usage';

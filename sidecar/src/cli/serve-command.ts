@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/data-dir';
+import { isLoopbackHost } from '../config/loopback';
 import { VERSION } from '../config/version';
 import { SidecarMessage } from '../protocol/host';
-import { isLoopbackHost } from '../server/loopback';
 import { startServer } from '../server/start-server';
 import { loadTlsCredentials, type TlsCredentials } from '../server/tls-options';
 import { openParentChannel } from './parent-channel';

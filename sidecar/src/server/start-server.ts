@@ -1,10 +1,10 @@
 import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
 import { RENDERER_DIST_DIR } from '../config/app-paths';
 import { envInt } from '../config/env-flags';
+import { isLoopbackHost } from '../config/loopback';
 import { VERSION } from '../config/version';
 import type { Keychain } from '../secrets/keychain';
 import { buildServer, type CairnServer } from './app';
-import { isLoopbackHost } from './loopback';
 import { resolveServerToken } from './server-token';
 import type { TlsCredentials } from './tls-options';
 

@@ -1,6 +1,6 @@
 import { ServerConnection } from '@jupyterlab/services';
 import NodeWebSocket from 'ws';
-import { isLoopbackHost } from '../../server/loopback';
+import { isLoopbackHost } from '../../config/loopback';
 
 /** Where a Jupyter Server is and how to authenticate to it. */
 export interface JupyterServerAddress {
