@@ -265,16 +265,21 @@ function kernelProtocolError(id: string, message: string): ResultMessage {
     id,
     success: false,
     returnValue: null,
-    error: {
-      type: 'KernelProtocolError',
-      message,
-      line: null,
-      column: null,
-      snippet: null,
-      pointer: null,
-      summary: message,
-      traceback: [],
-    },
+    error: kernelError('KernelProtocolError', message),
     executionTimeMs: 0,
+  };
+}
+
+/** The error details of something that went wrong around the cell rather than in it (no line, no frames). */
+export function kernelError(type: string, message: string): ErrorDetails {
+  return {
+    type,
+    message,
+    line: null,
+    column: null,
+    snippet: null,
+    pointer: null,
+    summary: message,
+    traceback: [],
   };
 }

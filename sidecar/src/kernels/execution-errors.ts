@@ -1,20 +1,6 @@
-import type { ErrorDetails } from './driver-messages';
+import { type ErrorDetails, kernelError } from './driver-messages';
 import { describeExit, type ExitInfo } from './kernel-exit';
 import type { LimitHit } from './kernel-types';
-
-/** The error details of something that went wrong around the cell rather than in it (no line, no frames). */
-export function kernelError(type: string, message: string): ErrorDetails {
-  return {
-    type,
-    message,
-    line: null,
-    column: null,
-    snippet: null,
-    pointer: null,
-    summary: message,
-    traceback: [],
-  };
-}
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;

@@ -4,8 +4,8 @@ import type { Logger } from '../log/logger';
 import type { ArtifactStore } from './artifact-store';
 import { AuditLog } from './audit-log';
 import { type CellOutcome, CellRun } from './cell-run';
-import type { ErrorDetails } from './driver-messages';
-import { diedError, kernelError, killedError, withLimit } from './execution-errors';
+import { type ErrorDetails, kernelError } from './driver-messages';
+import { diedError, killedError, withLimit } from './execution-errors';
 import { describeExit, type ExitInfo } from './kernel-exit';
 import type { KernelProcess } from './kernel-process';
 import type {

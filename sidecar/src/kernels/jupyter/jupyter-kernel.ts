@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { type Kernel, KernelAPI, KernelConnection, type KernelMessage } from '@jupyterlab/services';
 import { type Logger, silentLogger } from '../../log/logger';
-import type { ErrorDetails, MimeBundle, ResultMessage, VariableInfo } from '../driver-messages';
+import {
+  type ErrorDetails,
+  kernelError,
+  type MimeBundle,
+  type ResultMessage,
+  type VariableInfo,
+} from '../driver-messages';
 import { type ExitInfo, KernelExitedError } from '../kernel-exit';
 import type { ExecuteCallbacks } from '../kernel-process';
 import {
   errorDetails,
-  kernelErrorDetails,
   parseVariables,
   RESET_CODE,
   toMimeBundle,
@@ -194,8 +199,7 @@ export class JupyterKernel {
           const content = reply.content;
           const status = content.status;
           if (status === 'error' && !error) error = errorOf(content as unknown as Record<string, unknown>);
-          if (status === 'aborted')
-            error ??= kernelErrorDetails('ExecutionAborted', 'The kernel aborted the cell.');
+          if (status === 'aborted') error ??= kernelError('ExecutionAborted', 'The kernel aborted the cell.');
           resolve({
             type: 'result',
             id,

@@ -39,19 +39,6 @@ export function errorDetails(ename: string, evalue: string, traceback: readonly 
   };
 }
 
-export function kernelErrorDetails(type: string, message: string): ErrorDetails {
-  return {
-    type,
-    message,
-    line: null,
-    column: null,
-    snippet: null,
-    pointer: null,
-    summary: message,
-    traceback: [],
-  };
-}
-
 /**
  * Python that lists the user's variables like the local driver (no `_` names, none of IPython's own), as
  * base64 of JSON so the `text/plain` repr that user_expressions returns needs no unescaping. It runs in a
