@@ -80,7 +80,7 @@ interface Context {
 }
 
 function newManager(c: Context, flavour: Flavour, warm: boolean): KernelManager {
-  const manager = new KernelManager({ env: c.env, ipython: flavour.ipython, warm });
+  const manager = new KernelManager({ env: () => c.env, ipython: flavour.ipython, warm });
   c.managers.push(manager);
   return manager;
 }

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'conversation_only'
   | 'keychain_unavailable'
   | 'python_not_found'
+  | 'jupyter_unreachable'
   | 'model_auth'
   | 'model_overloaded'
   | 'model_rate_limited'
@@ -37,6 +38,7 @@ const STATUS: Record<ErrorCode, number> = {
   conversation_only: 403,
   keychain_unavailable: 503,
   python_not_found: 503,
+  jupyter_unreachable: 502,
   model_auth: 502,
   model_overloaded: 503,
   model_rate_limited: 429,

@@ -101,8 +101,19 @@ function toJournal(event: KernelEvent, origin: ExecutionOrigin): NewEvent {
   const turn_id = origin.turnId;
   switch (event.type) {
     case 'kernel.started': {
-      const { pid, python, implementation, ipython, reason, warm } = event;
-      return { type: event.type, turn_id, kernel, pid, python, implementation, ipython, reason, warm };
+      const { pid, server, python, implementation, ipython, reason, warm } = event;
+      return {
+        type: event.type,
+        turn_id,
+        kernel,
+        pid,
+        server,
+        python,
+        implementation,
+        ipython,
+        reason,
+        warm,
+      };
     }
     case 'kernel.execution_started':
       return {

@@ -7,6 +7,7 @@ import { registerSecretsFromEnv } from '../secrets/known-secrets';
 import { acquireDataDirLock, type DataDirLock } from '../store/data-dir-lock';
 import { Store } from '../store/store';
 import { AgentRuntime } from './agent-runtime';
+import { KernelProviderService } from './kernel-provider-service';
 import type { KernelService } from './kernel-service';
 import { createKernelService } from './kernel-setup';
 
@@ -30,6 +31,8 @@ export interface SidecarCore {
   conversationOnly: boolean;
   /** Python kernels; null in conversation-only mode. */
   kernels: KernelService | null;
+  /** Where kernels start (this machine or a Jupyter Server); null in conversation-only mode. */
+  kernelProvider: KernelProviderService | null;
   close(): Promise<void>;
 }
 
@@ -54,9 +57,10 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
     });
     const keychain = options.keychain ?? createKeychain();
     const conversationOnly = envFlag(env.CAIRN_CONVERSATION_ONLY);
-    const kernels = conversationOnly
-      ? null
-      : createKernelService({ store, dataDir: options.dataDir, env, logger });
+    const kernelProvider = conversationOnly ? null : new KernelProviderService({ store, keychain, env });
+    const kernels = kernelProvider
+      ? createKernelService({ store, dataDir: options.dataDir, env, logger, provider: kernelProvider })
+      : null;
     const runtime = new AgentRuntime({
       store,
       dataDir: options.dataDir,
@@ -79,6 +83,7 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
       logger,
       conversationOnly,
       kernels,
+      kernelProvider,
       async close() {
         await runtime.shutdown();
         opened.close();

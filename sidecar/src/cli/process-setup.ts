@@ -6,6 +6,9 @@ import { trustSystemCertificates } from '../config/system-ca';
  */
 export function prepareProcess(proc: NodeJS.Process = process): void {
   trustSystemCertificates();
+  // Cairn logs through its logger; a library's console.debug chatter (@jupyterlab/services announces every
+  // socket and kernel status) would land in `cairn run`'s output and the desktop host's diagnostics.
+  if (proc.env.CAIRN_LOG_LEVEL !== 'debug') console.debug = () => {};
   // Electron's utility processes only warn on an unhandled rejection, where Node crashes: crash in
   // both, so the desktop host restarts a sidecar in an unknown state instead of it carrying on.
   if (proc.listenerCount('unhandledRejection') === 0) {

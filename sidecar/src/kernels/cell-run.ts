@@ -1,6 +1,6 @@
 import type { MimeBundle, ResultMessage } from './driver-messages';
 import { type ExitInfo, KernelExitedError } from './kernel-exit';
-import type { KernelProcess } from './kernel-process';
+import type { KernelHandle } from './kernel-handle';
 import type { KernelLimits, LimitHit, LimitKind } from './kernel-types';
 
 /** What one cell came to. */
@@ -60,7 +60,7 @@ export class CellRun {
   private streamedChars = 0;
 
   constructor(
-    private readonly proc: KernelProcess,
+    private readonly proc: KernelHandle,
     code: string,
     executionId: string,
     private readonly limits: KernelLimits,

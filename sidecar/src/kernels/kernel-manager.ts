@@ -1,14 +1,30 @@
 import fs from 'node:fs';
 import { type Logger, silentLogger } from '../log/logger';
+import type { KernelHandle } from './kernel-handle';
 import { KernelProcess } from './kernel-process';
 import { DEFAULT_LIMITS, type KernelLimits } from './kernel-types';
 import { resolvePython } from './python-resolver';
 import { type SessionKernelConfig, SessionKernels } from './session-kernels';
 import { type KernelSpec, specKey, WarmPool } from './warm-pool';
 
+/** A Jupyter Server to start kernels on, with its token and the kernelspec to start. */
+export interface JupyterTarget {
+  baseUrl: string;
+  token: string;
+  kernelName: string;
+}
+
 export interface KernelManagerOptions {
-  /** The environment kernels get: Cairn's own, scrubbed of secrets (tools/child-env's childEnv()). */
-  env: NodeJS.ProcessEnv;
+  /**
+   * The environment local kernels get: Cairn's own, scrubbed of secrets (tools/child-env's childEnv()).
+   * A function, so a secret registered after start-up (a key saved later) is scrubbed from later kernels too.
+   */
+  env: () => NodeJS.ProcessEnv;
+  /**
+   * Where new kernels start: a Jupyter Server, or null for this machine. Asked at each start, so a changed
+   * setting applies to the next kernel; kernels already running stay where they are.
+   */
+  remote?: () => Promise<JupyterTarget | null>;
   driverPath?: string;
   /** Use IPython where importable (default); false runs the stdlib driver everywhere. */
   ipython?: boolean;
@@ -104,7 +120,7 @@ export class KernelManager {
       const python = await resolvePython({
         projectRoot: config.projectRoot,
         configuredPath: config.pythonPath ?? null,
-        env: this.opts.env,
+        env: this.opts.env(),
       });
       return {
         python: { command: python.command, args: python.args },
@@ -120,7 +136,29 @@ export class KernelManager {
     return spec;
   }
 
-  private async acquire(open: OpenSession): Promise<{ process: KernelProcess; warm: boolean }> {
+  /**
+   * Checks that a kernel of this session can start where kernels start now: on this machine, that Python is
+   * there (python_not_found otherwise). A Jupyter Server is checked by starting the kernel itself.
+   */
+  async preflight(sessionId: string): Promise<void> {
+    const open = this.sessions.get(sessionId);
+    if (!open || (await this.opts.remote?.())) return;
+    await this.specOf(open);
+  }
+
+  private async acquire(open: OpenSession): Promise<{ process: KernelHandle; warm: boolean }> {
+    const remote = await this.opts.remote?.();
+    if (remote) {
+      // Loaded on first use: most people never use a Jupyter Server, and the library is large.
+      const { JupyterKernel } = await import('./jupyter/jupyter-kernel');
+      const process = await JupyterKernel.start({
+        baseUrl: remote.baseUrl,
+        token: remote.token,
+        kernelName: remote.kernelName,
+        logger: this.logger,
+      });
+      return { process, warm: false };
+    }
     const spec = await this.specOf(open);
     if (this.opts.warm !== false) {
       const spare = await this.pool.take(spec);
@@ -133,7 +171,7 @@ export class KernelManager {
     return KernelProcess.start({
       python: spec.python,
       cwd: spec.cwd,
-      env: this.opts.env,
+      env: this.opts.env(),
       ipython: spec.ipython,
       ...(this.opts.driverPath ? { driverPath: this.opts.driverPath } : {}),
       ...(this.opts.readyTimeoutMs ? { readyTimeoutMs: this.opts.readyTimeoutMs } : {}),

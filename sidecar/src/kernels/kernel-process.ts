@@ -19,6 +19,7 @@ import {
 } from './driver-messages';
 import { defaultDriverPath } from './driver-path';
 import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
+import type { KernelHandle } from './kernel-handle';
 import { LineFramer, MAX_LINE_BYTES } from './line-framer';
 
 /** How to run an interpreter: `{command: '/usr/bin/python3', args: []}` or `{command: 'py', args: ['-3']}`. */
@@ -74,8 +75,10 @@ interface PendingRequest {
  * One running driver: spawns it in its own process group, speaks the JSON-lines protocol on its original
  * stdin/stdout, and reports its exit. One execution at a time (the manager queues).
  */
-export class KernelProcess {
+export class KernelProcess implements KernelHandle {
   readonly pid: number;
+  /** A local process: no Jupyter Server. */
+  readonly server = null;
   /** Resolves once, when the process has exited and its channel is drained. */
   readonly exited: Promise<ExitInfo>;
   private info: ReadyMessage | null = null;

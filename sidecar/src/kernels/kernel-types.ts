@@ -91,7 +91,10 @@ export type KernelEvent =
   | {
       type: 'kernel.started';
       kernel: string;
-      pid: number;
+      /** null for a kernel on a Jupyter Server. */
+      pid: number | null;
+      /** The Jupyter Server's base URL; null for a local kernel. */
+      server: string | null;
       python: string;
       implementation: string;
       ipython: boolean;

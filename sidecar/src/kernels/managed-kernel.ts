@@ -7,7 +7,7 @@ import { type CellOutcome, CellRun } from './cell-run';
 import { type ErrorDetails, kernelError } from './driver-messages';
 import { diedError, killedError, withLimit } from './execution-errors';
 import { describeExit, type ExitInfo } from './kernel-exit';
-import type { KernelProcess } from './kernel-process';
+import type { KernelHandle } from './kernel-handle';
 import type {
   ExecutionResult,
   KernelEvent,
@@ -23,7 +23,7 @@ import { PythonNotFoundError } from './python-resolver';
 export interface ManagedKernelOptions {
   name: string;
   /** A started process for this kernel: the warm spare when there is one. */
-  acquire: () => Promise<{ process: KernelProcess; warm: boolean }>;
+  acquire: () => Promise<{ process: KernelHandle; warm: boolean }>;
   limits: KernelLimits;
   /** Where this kernel's `executions.jsonl` goes. */
   auditDir: string;
@@ -44,8 +44,8 @@ export interface ExecuteOptions {
  */
 export class ManagedKernel {
   readonly name: string;
-  private proc: KernelProcess | null = null;
-  private starting: Promise<KernelProcess> | null = null;
+  private proc: KernelHandle | null = null;
+  private starting: Promise<KernelHandle> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private run: { cell: CellRun; executionId: string } | null = null;
   private nextStartReason: StartReason = 'first_use';
@@ -147,7 +147,7 @@ export class ManagedKernel {
     if (this.closed) return refuse('KernelShutdown', 'kernel_shutdown', 'The kernel was shut down.');
     if (options.signal?.aborted) return refuse('ExecutionCancelled', 'cancelled', 'The call was cancelled.');
 
-    let proc: KernelProcess;
+    let proc: KernelHandle;
     try {
       proc = await this.ensureProcess();
     } catch (err) {
@@ -284,7 +284,7 @@ export class ManagedKernel {
     };
   }
 
-  private ensureProcess(): Promise<KernelProcess> {
+  private ensureProcess(): Promise<KernelHandle> {
     if (this.proc?.isAlive) return Promise.resolve(this.proc);
     if (this.starting) return this.starting;
     const reason = this.nextStartReason;
@@ -307,13 +307,14 @@ export class ManagedKernel {
     return starting;
   }
 
-  private attach(proc: KernelProcess, reason: StartReason, warm: boolean): void {
+  private attach(proc: KernelHandle, reason: StartReason, warm: boolean): void {
     this.proc = proc;
     const { python, implementation, ipython } = proc.ready;
     this.emit({
       type: 'kernel.started',
       kernel: this.name,
       pid: proc.pid,
+      server: proc.server,
       python,
       implementation,
       ipython,
@@ -324,7 +325,7 @@ export class ManagedKernel {
   }
 
   /** A death nobody asked for: the event now, and the next call says state was lost. */
-  private onProcessExit(proc: KernelProcess, exit: ExitInfo): void {
+  private onProcessExit(proc: KernelHandle, exit: ExitInfo): void {
     if (this.proc !== proc) return; // one already replaced (restart) says nothing about this kernel now
     this.proc = null;
     if (exit.requested || this.closed) return;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { badRequest, notFound } from '../errors';
 import type { Logger } from '../log/logger';
 import { ArtifactStore } from './artifact-store';
-import type { KernelProcess } from './kernel-process';
+import type { KernelHandle } from './kernel-handle';
 import type { KernelEventListener, KernelInfo, KernelLimits } from './kernel-types';
 import { ManagedKernel } from './managed-kernel';
 
@@ -35,7 +35,7 @@ export class SessionKernels {
     readonly sessionId: string,
     private readonly config: SessionKernelConfig,
     private readonly deps: {
-      acquire: () => Promise<{ process: KernelProcess; warm: boolean }>;
+      acquire: () => Promise<{ process: KernelHandle; warm: boolean }>;
       limits: KernelLimits;
       logger: Logger;
     },

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger';
-import type { KernelProcess, PythonCommand } from './kernel-process';
+import type { KernelHandle } from './kernel-handle';
+import type { PythonCommand } from './kernel-process';
 
 /** What a kernel is started with; spares are kept per distinct spec (the folder is fixed at start). */
 export interface KernelSpec {
@@ -10,9 +11,9 @@ export interface KernelSpec {
 
 interface Spare {
   /** Resolves to the started process, or null when it failed to start or died while waiting. */
-  process: Promise<KernelProcess | null>;
+  process: Promise<KernelHandle | null>;
   /** Set once started, so disposal can kill it without waiting. */
-  started: KernelProcess | null;
+  started: KernelHandle | null;
   /** Disposed before it was taken: killed as soon as it is up. */
   disposed: boolean;
 }
@@ -31,7 +32,7 @@ export class WarmPool {
   private closed = false;
 
   constructor(
-    private readonly start: (spec: KernelSpec) => Promise<KernelProcess>,
+    private readonly start: (spec: KernelSpec) => Promise<KernelHandle>,
     private readonly logger: Logger,
   ) {}
 
@@ -65,7 +66,7 @@ export class WarmPool {
    * The spare for `spec` (waiting for it if it is still starting: that is never slower than a cold start),
    * or null when there is none; a new spare is started in its place.
    */
-  async take(spec: KernelSpec): Promise<KernelProcess | null> {
+  async take(spec: KernelSpec): Promise<KernelHandle | null> {
     const key = specKey(spec);
     const spare = this.spares.get(key);
     if (!spare) {
@@ -80,7 +81,9 @@ export class WarmPool {
 
   /** The spares' pids (those started), for diagnostics and tests. */
   pids(): number[] {
-    return [...this.spares.values()].flatMap((s) => (s.started?.isAlive ? [s.started.pid] : []));
+    return [...this.spares.values()].flatMap((s) =>
+      s.started?.isAlive && s.started.pid !== null ? [s.started.pid] : [],
+    );
   }
 
   /** Kills the spare of one spec, e.g. when no open session uses it any more. */

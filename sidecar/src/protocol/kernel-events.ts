@@ -13,7 +13,10 @@ export const KernelStartedEvent = z.object({
   ...base,
   type: z.literal('kernel.started'),
   kernel: z.string(),
-  pid: z.number().int(),
+  /** The local process; null for a kernel on a Jupyter Server. */
+  pid: z.number().int().nullable(),
+  /** The Jupyter Server it runs on (its base URL); absent or null for a local kernel. */
+  server: z.string().nullable().optional(),
   python: z.string(),
   implementation: z.string(),
   ipython: z.boolean(),

@@ -137,3 +137,44 @@ export const Notebook = z.object({
   cells: z.array(NotebookCell),
 });
 export type Notebook = z.infer<typeof Notebook>;
+
+// ---- where kernels run: this machine, or a Jupyter Server ----
+
+export const KernelProviderKind = z.enum(['local', 'jupyter']);
+export type KernelProviderKind = z.infer<typeof KernelProviderKind>;
+
+/** The kernel provider as the API shows it; the Jupyter token is never returned, only whether one is saved. */
+export const KernelProviderSettings = z.object({
+  provider: KernelProviderKind,
+  jupyter: z.object({
+    /** The server's base URL (`https://host/prefix/`), null when none is set. */
+    url: z.string().nullable(),
+    /** The kernelspec kernels start with on the server. */
+    kernel_name: z.string(),
+    has_token: z.boolean(),
+  }),
+  /** Set by CAIRN_JUPYTER_URL (and CAIRN_JUPYTER_TOKEN): the settings cannot be changed through the API. */
+  env_override: z.boolean(),
+});
+export type KernelProviderSettings = z.infer<typeof KernelProviderSettings>;
+
+/** Saves the provider; an absent or empty token keeps the saved one, `clear_token` removes it. */
+export const UpdateKernelProviderRequest = z.strictObject({
+  provider: KernelProviderKind,
+  jupyter_url: z.string().max(2_000).nullable().optional(),
+  jupyter_kernel_name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a kernelspec name is letters, digits, ".", "-" or "_"')
+    .optional(),
+  jupyter_token: z.string().max(4_096).optional(),
+  clear_token: z.boolean().optional(),
+});
+export type UpdateKernelProviderRequest = z.infer<typeof UpdateKernelProviderRequest>;
+
+/** A Jupyter Server answered with the token: its version and the kernelspecs it offers. */
+export const KernelProviderTestResult = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  kernel_names: z.array(z.string()),
+});
+export type KernelProviderTestResult = z.infer<typeof KernelProviderTestResult>;

@@ -10,6 +10,7 @@ import {
   isTokenValid,
   type RequestPolicyOptions,
 } from './request-policy';
+import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { registerModelRoutes } from './routes/model-routes';
@@ -103,6 +104,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerQuestionRoutes(app, options);
   registerModelRoutes(app, options);
   registerKernelRoutes(app, options);
+  registerKernelProviderRoutes(app, options);
   app.addHook('onResponse', async (req, reply) => {
     // Paths only: a query string could carry something a person pasted by mistake.
     const fields = {

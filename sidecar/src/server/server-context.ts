@@ -1,4 +1,5 @@
 import type { AgentRuntime } from '../agent/agent-runtime';
+import type { KernelProviderService } from '../agent/kernel-provider-service';
 import type { KernelService } from '../agent/kernel-service';
 import type { Logger } from '../log/logger';
 import type { Keychain } from '../secrets/keychain';
@@ -10,6 +11,8 @@ export interface ServerContext {
   runtime: AgentRuntime;
   /** Python kernels; null in conversation-only mode. */
   kernels: KernelService | null;
+  /** Where kernels start; null in conversation-only mode. */
+  kernelProvider: KernelProviderService | null;
   keychain: Keychain;
   logger: Logger;
   version: string;

@@ -59,6 +59,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       store: core.store,
       runtime: core.runtime,
       kernels: core.kernels,
+      kernelProvider: core.kernelProvider,
       keychain: core.keychain,
       logger: core.logger,
       version: VERSION,

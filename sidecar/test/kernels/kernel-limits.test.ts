@@ -114,7 +114,7 @@ describe.each(FLAVOURS)('kernel limits and recovery with the $label', (flavour) 
     const t = await openTestSession(flavour, { limits: { activeMs: 1_000, interruptGraceMs: 1_000 } });
     const kernel = t.session.kernel();
     await kernel.execute('kept = 5');
-    const firstPid = t.events.ofType('kernel.started')[0]!.pid;
+    const firstPid = t.events.ofType('kernel.started')[0]!.pid!;
     const result = await kernel.execute(IGNORES_INTERRUPTS);
 
     expect(result.success).toBe(false);

@@ -112,7 +112,7 @@ export async function openTestSession(
   const kernelsDir = path.join(dataDir, 'sessions', sessionId, 'kernels');
   const artifactsDir = path.join(dataDir, 'artifacts');
   const manager = new KernelManager({
-    env: kernelEnv(),
+    env: kernelEnv,
     driverPath: DRIVER_PATH,
     ipython: flavour.ipython,
     warm: opts.warm ?? false,

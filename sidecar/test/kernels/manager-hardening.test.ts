@@ -48,7 +48,7 @@ async function openOwnSession(opts: {
   const artifactsDir = path.join(dataDir, 'artifacts');
   const logger = recordingLogger();
   const manager = new KernelManager({
-    env: kernelEnv(),
+    env: kernelEnv,
     driverPath: DRIVER_PATH,
     ipython: opts.ipython,
     warm: opts.warm ?? false,

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/protocol';
+import { allFiles } from '../support/data-files';
 import { type Harness, startHarness } from '../support/harness';
 import { useKeyringInProcess } from '../support/keyring-in-process';
 
 const KEY = 'sk-ant-keychain-secret-9f8e7d6c5b4a';
-
-/** Every file under a folder, recursively (database, WAL, logs, tool results). */
-function allFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((f) => path.join(dir, f))
-    .filter((f) => fs.statSync(f).isFile());
-}
 
 describe('a model key in the OS keychain (a real Secret Service)', () => {
   let h: Harness;

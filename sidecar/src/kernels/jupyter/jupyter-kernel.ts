@@ -9,6 +9,7 @@ import {
   type VariableInfo,
 } from '../driver-messages';
 import { type ExitInfo, KernelExitedError } from '../kernel-exit';
+import type { KernelHandle, KernelReadyInfo } from '../kernel-handle';
 import type { ExecuteCallbacks } from '../kernel-process';
 import {
   errorDetails,
@@ -26,13 +27,6 @@ export interface JupyterKernelOptions extends JupyterServerAddress {
   logger?: Logger;
 }
 
-/** What the kernel said at start-up, in the shape ManagedKernel reads from KernelProcess.ready. */
-export interface JupyterReadyInfo {
-  python: string;
-  implementation: string;
-  ipython: boolean;
-}
-
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const DEAD_KERNEL_DELETE_ATTEMPTS = 20;
 const DEAD_KERNEL_DELETE_RETRY_MS = 500;
@@ -41,6 +35,10 @@ interface PendingExecution {
   id: string;
   callbacks: ExecuteCallbacks;
   future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
+  /** The kernel said it is busy with this cell: an interrupt now reaches the cell. */
+  running: boolean;
+  /** Interrupted before it ran: sent once it runs (ipykernel drops a SIGINT that comes while it is idle). */
+  interruptPending: boolean;
   reject: (err: Error) => void;
 }
 
@@ -48,11 +46,13 @@ interface PendingExecution {
  * A kernel on a Jupyter Server, driven through @jupyterlab/services with the same methods and callbacks as
  * KernelProcess (the local driver), so the manager can run either. One execution at a time.
  */
-export class JupyterKernel {
+export class JupyterKernel implements KernelHandle {
   /** No local process: the kernel runs on the server. */
   readonly pid = null;
+  /** The server's base URL. */
+  readonly server: string;
   readonly exited: Promise<ExitInfo>;
-  private info: JupyterReadyInfo | null = null;
+  private info: KernelReadyInfo | null = null;
   private current: PendingExecution | null = null;
   /** Open `input()` requests by our id: the stdin message they answer. */
   private readonly inputs = new Map<string, KernelMessage.IHeader<'input_request'>>();
@@ -66,6 +66,7 @@ export class JupyterKernel {
     private readonly baseUrl: string,
     private readonly logger: Logger,
   ) {
+    this.server = baseUrl;
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -122,7 +123,7 @@ export class JupyterKernel {
     return this.kernel.id;
   }
 
-  get ready(): JupyterReadyInfo {
+  get ready(): KernelReadyInfo {
     return this.info!;
   }
 
@@ -152,6 +153,9 @@ export class JupyterKernel {
     future.onIOPub = (msg) => {
       const content = msg.content as Record<string, unknown>;
       switch (msg.header.msg_type) {
+        case 'status':
+          if (content.execution_state === 'busy') this.onCellRunning(future);
+          return;
         case 'stream':
           callbacks.onStream?.(content.name === 'stderr' ? 'stderr' : 'stdout', String(content.text ?? ''));
           return;
@@ -187,6 +191,8 @@ export class JupyterKernel {
         id,
         callbacks,
         future,
+        running: false,
+        interruptPending: false,
         reject: (err) => {
           done();
           reject(err);
@@ -232,6 +238,21 @@ export class JupyterKernel {
   /** Raises KeyboardInterrupt in the running cell (the server signals the kernel: REST, not a message). */
   interrupt(): void {
     if (this.exitInfo) return;
+    if (this.current && !this.current.running) {
+      this.current.interruptPending = true;
+      return;
+    }
+    this.sendInterrupt();
+  }
+
+  private onCellRunning(future: PendingExecution['future']): void {
+    const current = this.current;
+    if (current?.future !== future || current.running) return;
+    current.running = true;
+    if (current.interruptPending) this.sendInterrupt();
+  }
+
+  private sendInterrupt(): void {
     this.kernel.interrupt().catch((err: unknown) =>
       this.logger.warn('could not interrupt a Jupyter kernel', {
         error: describeServerError(err, this.baseUrl).message,

@@ -19,16 +19,19 @@ type KernelParams = { Params: { id: string; name: string } };
 /** What an artifact may do when a browser renders it: nothing (no scripts, no requests, no forms). */
 const ARTIFACT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
 
+/** The kernels' part of the context, or the conversation-only refusal where there are none. */
+export function requireKernels<T>(part: T | null): T {
+  if (!part) {
+    throw new CairnError(
+      'conversation_only',
+      'This Cairn server runs conversation-only: it has no Python kernels.',
+    );
+  }
+  return part;
+}
+
 export function registerKernelRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const kernels = (): KernelService => {
-    if (!ctx.kernels) {
-      throw new CairnError(
-        'conversation_only',
-        'This Cairn server runs conversation-only: it has no Python kernels.',
-      );
-    }
-    return ctx.kernels;
-  };
+  const kernels = (): KernelService => requireKernels(ctx.kernels);
   const kernelName = (raw: string): string => parse(KernelName, raw);
 
   app.get<{ Params: { id: string } }>(

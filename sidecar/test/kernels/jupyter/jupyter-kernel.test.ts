@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MimeBundle } from '../../../src/kernels/driver-messages';
 import { JupyterKernel } from '../../../src/kernels/jupyter/jupyter-kernel';
-import { checkServerUrl } from '../../../src/kernels/jupyter/server-connection';
+import { checkServerUrl } from '../../../src/kernels/jupyter/server-url';
 import { KernelExitedError } from '../../../src/kernels/kernel-exit';
 import { waitFor } from '../../tools/tool-context';
 import { serverKernelIds, startJupyterServer, type TestJupyterServer } from './jupyter-server';
@@ -111,6 +111,15 @@ describe('JupyterKernel against a real jupyter-server', () => {
     // The kernel is still usable and kept its state.
     const after = await kernel.execute('name');
     expect(after.returnValue?.['text/plain']).toBe("'nriac'");
+  });
+
+  it('keeps an interrupt sent before the cell runs until it runs (ipykernel drops one that comes while idle)', async () => {
+    const running = kernel.execute('import time\ntime.sleep(60)');
+    kernel.interrupt(); // before the kernel has even seen the request
+    const result = await running;
+    expect(result.success).toBe(false);
+    expect(result.error?.type).toBe('KeyboardInterrupt');
+    expect((await kernel.execute('name')).returnValue?.['text/plain']).toBe("'nriac'");
   });
 
   it('reports a runtime error with a plain-text traceback and the failing cell line', async () => {

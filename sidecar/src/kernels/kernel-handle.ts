@@ -1,0 +1,39 @@
+import type { ResultMessage, VariableInfo } from './driver-messages';
+import type { ExitInfo } from './kernel-exit';
+import type { ExecuteCallbacks } from './kernel-process';
+
+/** What a kernel said when it was ready. */
+export interface KernelReadyInfo {
+  /** The interpreter's version (`3.11.7`). */
+  python: string;
+  implementation: string;
+  ipython: boolean;
+}
+
+/**
+ * One running kernel, wherever it runs: a local driver process (KernelProcess) or a kernel on a Jupyter
+ * Server (JupyterKernel). The manager, the warm pool and a cell's limits work through this alone.
+ * One execution at a time; the manager queues.
+ */
+export interface KernelHandle {
+  /** The local process, or null when the kernel runs elsewhere. */
+  readonly pid: number | null;
+  /** The Jupyter Server's base URL, or null for a local kernel. */
+  readonly server: string | null;
+  readonly ready: KernelReadyInfo;
+  readonly isAlive: boolean;
+  readonly exited: Promise<ExitInfo>;
+  /** Resolves with the cell's result; rejects with KernelExitedError when the kernel goes away. */
+  /** `id` names the execution in the kernel's messages (the manager passes its execution id). */
+  execute(code: string, callbacks?: ExecuteCallbacks, id?: string): Promise<ResultMessage>;
+  reply(requestId: string, value: string): void;
+  /** Raises KeyboardInterrupt in the running cell; escalation is the caller's business. */
+  interrupt(): void;
+  reset(): Promise<void>;
+  listVariables(): Promise<VariableInfo[]>;
+  /** Asks the kernel to end, then forces it after `graceMs`. */
+  shutdown(graceMs?: number): Promise<ExitInfo>;
+  /** Ends the kernel at once (a local process group is killed). */
+  kill(): Promise<ExitInfo>;
+  onExit(listener: (exit: ExitInfo) => void): void;
+}
