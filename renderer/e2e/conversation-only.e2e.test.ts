@@ -1,5 +1,7 @@
-// A conversation-only server in the browser: what it does not offer is hidden, and chatting still works.
-import type { Browser } from 'playwright-core';
+// A conversation-only server in the browser: what it does not offer is hidden (projects, folders, the kernel
+// panel; that the kernel routes answer `conversation_only` is proven by sidecar/test/server/kernel-routes.test.ts),
+// and chatting still works.
+import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, screenshot, startUiServer, type UiServer } from './support/cairn-ui';
 
@@ -41,6 +43,56 @@ describe('conversation-only mode', () => {
       .toBe(true);
     expect(ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
     await screenshot(page, 'conversation-only');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows no kernel panel and calls no kernel route', { timeout: TEST_TIMEOUT }, async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const kernelCalls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (/\/kernels(\/|$)/.test(url.pathname) || url.searchParams.has('type_prefix')) {
+        kernelCalls.push(`${request.method()} ${url.pathname}${url.search}`);
+      }
+    });
+    // The panel is decided by what the server says it offers: wait until the page has heard that.
+    const capabilities = page.waitForResponse(
+      (response: Response) => new URL(response.url()).pathname === '/api/capabilities' && response.ok(),
+      { timeout: UI_WAIT },
+    );
+    await page.goto(ui.server.browserUrl);
+    expect(await (await capabilities).json()).toMatchObject({ kernels: false });
+
+    const newChat = page.getByRole('button', { name: 'New chat' });
+    await expect.poll(() => newChat.first().isVisible(), { timeout: UI_WAIT }).toBe(true);
+    await newChat.first().click();
+    const toggle = page.getByRole('button', { name: 'Toggle side panel' });
+    await expect.poll(() => toggle.isVisible(), { timeout: UI_WAIT }).toBe(true);
+    await toggle.click();
+
+    const sidePanel = page.getByRole('complementary', { name: 'Toggle side panel' });
+    await expect.poll(() => sidePanel.isVisible(), { timeout: UI_WAIT }).toBe(true);
+    await expect
+      .poll(() => sidePanel.textContent(), { timeout: UI_WAIT })
+      .toBe('Kernels, background tasks and context will appear here.');
+
+    // A chat still runs; by its end the page has had every chance to mount a panel or load kernels.
+    ui.replies.enqueue({ content: [{ type: 'text', text: 'No kernels on this server.' }] });
+    await page.getByLabel('Message').fill('hello');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByText('No kernels on this server.').isVisible(), { timeout: UI_WAIT })
+      .toBe(true);
+
+    expect(await page.getByRole('region', { name: 'Kernels' }).count()).toBe(0);
+    expect(await page.getByTestId('kernel-cell').count()).toBe(0);
+    expect(await sidePanel.textContent()).toBe('Kernels, background tasks and context will appear here.');
+    expect(kernelCalls).toEqual([]);
+    await screenshot(page, 'kernel-panel-hidden');
     expect(errors).toEqual([]);
     await context.close();
   });

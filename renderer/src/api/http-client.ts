@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { ApprovalMode, CreateModelRequest, UpdateModelRequest } from '../../../sidecar/src/protocol';
+import type {
+  ApprovalMode,
+  CreateModelRequest,
+  UpdateKernelProviderRequest,
+  UpdateModelRequest,
+} from '../../../sidecar/src/protocol';
 import {
   About,
   Capabilities,
@@ -9,11 +14,14 @@ import {
   KernelExecuteAccepted,
   KernelInterruptResult,
   KernelList,
+  KernelProviderSettings,
+  KernelProviderTestResult,
   KernelVariableList,
   ModelConfig,
   ModelList,
   Project,
   ProjectList,
+  ProjectPython,
   Question,
   QuestionList,
   Session,
@@ -61,6 +69,11 @@ export class CairnClient {
   listProjects = async () => (await this.request('GET', '/api/projects', ProjectList)).projects;
   openProject = (path: string) => this.request('POST', '/api/projects', Project, { path });
   deleteProject = (id: string) => this.request('DELETE', `/api/projects/${enc(id)}`, null);
+  /** Sets the interpreter of the project's kernels (checked by the server), or null for the default. */
+  setProjectPython = (id: string, pythonPath: string | null) =>
+    this.request('PATCH', `/api/projects/${enc(id)}`, Project, { python_path: pythonPath });
+  /** Which interpreter the project's kernels would start with (the server runs it to read its version). */
+  projectPython = (id: string) => this.request('GET', `/api/projects/${enc(id)}/python`, ProjectPython);
 
   listSessions = async (projectId?: string) =>
     (
@@ -111,9 +124,21 @@ export class CairnClient {
   /** Write-only: the key goes to the server's keychain and is never read back. */
   setModelKey = (id: string, key: string) => this.request('PUT', `/api/models/${enc(id)}/key`, null, { key });
 
+  /** Where kernels start: the Cairn server or a Jupyter Server (its token only as has_token). */
+  kernelProvider = () => this.request('GET', '/api/kernels/provider', KernelProviderSettings);
+  /** Write-only token: an absent or empty one keeps the saved token, clear_token removes it. */
+  setKernelProvider = (input: UpdateKernelProviderRequest) =>
+    this.request('PUT', '/api/kernels/provider', KernelProviderSettings, input);
+  testKernelProvider = (input: UpdateKernelProviderRequest) =>
+    this.request('POST', '/api/kernels/provider/test', KernelProviderTestResult, input);
+
   /** Kernel events of the session from its journal, in pages (after a sequence number). */
-  sessionEvents = (sessionId: string, after: number, limit = 10_000) =>
-    this.request('GET', `/api/sessions/${enc(sessionId)}/events?after=${after}&limit=${limit}`, EventList);
+  sessionEvents = (sessionId: string, after: number, limit = 10_000, typePrefix?: string) =>
+    this.request(
+      'GET',
+      `/api/sessions/${enc(sessionId)}/events?after=${after}&limit=${limit}${typePrefix ? `&type_prefix=${enc(typePrefix)}` : ''}`,
+      EventList,
+    );
 
   listKernels = async (sessionId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/kernels`, KernelList)).kernels;

@@ -4,13 +4,14 @@ import type { Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { AboutSection } from './settings/AboutSection';
 import { BackendSection } from './settings/BackendSection';
+import { KernelsSection } from './settings/KernelsSection';
 import { LanguageSection } from './settings/LanguageSection';
 import { ModelsSection } from './settings/ModelsSection';
 import { TestBackendPage } from './settings/TestBackendPage';
 
 /**
- * The settings page: the backend (desktop app only), models (with write-only API keys), language, and
- * about. With a remote backend it leads to the Test backend page, which does not exist otherwise.
+ * The settings page: the backend (desktop app only), models (with write-only API keys), Python kernels
+ * (each project's interpreter, the kernel provider), language, and about. With a remote backend it leads to the Test backend page, which does not exist otherwise.
  */
 export function SettingsPage({
   client,
@@ -95,6 +96,7 @@ function SettingsMain(props: {
           )
         )}
         <ModelsSection client={client} />
+        <KernelsSection client={client} />
         <LanguageSection />
         <AboutSection client={client} appVersion={appVersion} />
       </div>

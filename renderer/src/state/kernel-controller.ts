@@ -47,7 +47,7 @@ export class KernelController {
     try {
       let state = EMPTY_KERNELS;
       for (;;) {
-        const page = await this.client.sessionEvents(this.sessionId, state.lastSeq, PAGE);
+        const page = await this.client.sessionEvents(this.sessionId, state.lastSeq, PAGE, 'kernel.');
         for (const event of page.events) state = applyKernelEvent(state, event);
         if (!page.has_more || page.events.length === 0) break;
         state = { ...state, lastSeq: page.events.at(-1)!.seq };

@@ -17,6 +17,7 @@ const PROJECT = {
   name: 'repo',
   created_at: '2025-01-01T00:00:00.000Z',
   last_opened_at: '2025-01-01T00:00:00.000Z',
+  python_path: null,
 };
 
 function renderIn(node: ReactNode) {

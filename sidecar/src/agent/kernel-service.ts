@@ -4,18 +4,20 @@ import { badRequest, CairnError, notFound } from '../errors';
 import type { KernelManager } from '../kernels/kernel-manager';
 import type { KernelInfo as ManagedKernelInfo } from '../kernels/kernel-types';
 import type { ManagedKernel } from '../kernels/managed-kernel';
-import { resolvePython } from '../kernels/python-resolver';
 import type { SessionKernels } from '../kernels/session-kernels';
 import type { Logger } from '../log/logger';
-import type { KernelInfo, KernelVariable, Notebook } from '../protocol';
+import type { KernelInfo, KernelVariable, Notebook, Project, ProjectPython } from '../protocol';
 import type { Store } from '../store/store';
 import type { KernelToolService } from '../tools/kernel-service';
 import { KernelEventRouter } from './kernel-event-router';
 import { buildNotebook } from './notebook-export';
+import {
+  configuredPython,
+  describeProjectPython,
+  type ProjectPythonOptions,
+  setProjectPython,
+} from './project-python';
 import { resolveProjectRoot } from './project-service';
-
-/** The setting naming the interpreter kernels use (CAIRN_KERNEL_PYTHON overrides it). */
-export const KERNEL_PYTHON_SETTING = 'kernel.python';
 
 /** Artifact ids are random (see kernels/artifact-store.ts); anything else is refused before a lookup. */
 const ARTIFACT_ID = /^art_[A-Za-z0-9_-]{8,64}$/;
@@ -34,10 +36,6 @@ export interface KernelServiceOptions {
 interface OpenKernels {
   kernels: SessionKernels;
   router: KernelEventRouter;
-  projectRoot: string;
-  pythonPath: string | null;
-  /** Set once Python was found for this session, so starting a kernel need not look again. */
-  pythonChecked: boolean;
 }
 
 /** A saved output, ready to be sent. */
@@ -51,6 +49,10 @@ export interface ArtifactFile {
  * The sessions' Python kernels as Cairn uses them: for the agent's tools (bound to a turn) and for the
  * API (the user's own cells). Puts every kernel event on the session's journal, and ends a session's
  * kernels when the session goes.
+ *
+ * The interpreter: CAIRN_KERNEL_PYTHON, else the project's python_path, else its `.venv`/`venv`, else
+ * `python3`. The project's setting is read each time a kernel starts, so a changed setting applies to the
+ * next kernel started (a restart included); kernels running keep their interpreter.
  */
 export class KernelService {
   private readonly open = new Map<string, OpenKernels>();
@@ -89,14 +91,9 @@ export class KernelService {
     const open = this.openSession(sessionId);
     const kernel = open.kernels.kernel(name);
     const state = kernel.info().state;
-    if (!open.pythonChecked && (state === 'not_started' || state === 'dead')) {
-      await resolvePython({
-        projectRoot: open.projectRoot,
-        configuredPath: open.pythonPath,
-        env: this.options.kernelEnv,
-      });
-      open.pythonChecked = true;
-    }
+    // A kernel that must start first: a missing interpreter is this request's error (nothing to check when
+    // kernels start on a Jupyter Server, or while this one runs).
+    if (state === 'not_started' || state === 'dead') await this.options.manager.preflight(sessionId);
     open.router.expect(name, { turnId: null, toolCallId: null });
     kernel.execute(code).catch((error: unknown) => {
       this.options.logger.warn('a user cell failed outside Python', { error: String(error) });
@@ -162,6 +159,16 @@ export class KernelService {
     return { path: real, mime: record.mime, bytes: record.bytes };
   }
 
+  /** The interpreter a project's kernels would use (GET /api/projects/{id}/python). */
+  projectPython(projectId: string): Promise<ProjectPython> {
+    return describeProjectPython(this.pythonOptions(), projectId);
+  }
+
+  /** Sets or clears a project's interpreter, refusing one that does not run as Python 3.9+. */
+  setProjectPython(projectId: string, pythonPath: string | null): Promise<Project> {
+    return setProjectPython(this.pythonOptions(), projectId, pythonPath);
+  }
+
   /** Ends a session's kernels (its deletion). */
   async closeSession(sessionId: string): Promise<void> {
     this.open.delete(sessionId);
@@ -187,22 +194,28 @@ export class KernelService {
       );
     }
     const projectRoot = resolveProjectRoot(project.path);
-    const configured = this.options.store.settings.get<unknown>(KERNEL_PYTHON_SETTING);
-    const pythonPath =
-      this.options.pythonOverride ??
-      (typeof configured === 'string' && configured !== '' ? configured : null);
+    const projectId = project.id;
+    const pythonPath = () => configuredPython(this.pythonOptions(), projectId);
     const router = new KernelEventRouter(this.options.store, sessionId, this.options.logger);
     const sessionDir = path.join(this.options.dataDir, 'sessions', sessionId);
     const kernels = this.options.manager.openSession(sessionId, {
       projectRoot,
-      pythonPath,
+      // A getter, not a value: the manager reads it at each kernel start, so a changed setting applies.
+      get pythonPath() {
+        return pythonPath();
+      },
       kernelsDir: path.join(sessionDir, 'kernels'),
       artifactsDir: path.join(sessionDir, 'artifacts'),
       onEvent: (event) => router.handle(event),
     });
-    const opened: OpenKernels = { kernels, router, projectRoot, pythonPath, pythonChecked: false };
+    const opened: OpenKernels = { kernels, router };
     this.open.set(sessionId, opened);
     return opened;
+  }
+
+  private pythonOptions(): ProjectPythonOptions {
+    const { store, kernelEnv, pythonOverride } = this.options;
+    return { store, kernelEnv, pythonOverride };
   }
 
   /** A kernel that has been used: input, interrupt, restart and variables of an unknown one are 404s. */

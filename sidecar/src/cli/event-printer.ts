@@ -1,9 +1,17 @@
 import type { Writable } from 'node:stream';
-import type { CairnEvent } from '../protocol';
+import type { CairnEvent, KernelArtifact, KernelRichOutput } from '../protocol';
 
-/** Prints a turn's events: one JSON object a line, or readable text (answer on stdout, the rest on stderr). */
+type KernelEventOf<T extends CairnEvent['type']> = Extract<CairnEvent, { type: T }>;
+
+/**
+ * Prints a turn's events: one JSON object a line, or readable text: the answer and what the agent's
+ * Python cells print on stdout (a cell's stderr on stderr), notes on stderr.
+ */
 export class EventPrinter {
+  /** The last text on stdout did not end its line; `source` says who wrote it (the answer or a cell). */
   private midLine = false;
+  private source: string | null = null;
+  private errMidLine = false;
 
   constructor(
     private readonly json: boolean,
@@ -18,8 +26,15 @@ export class EventPrinter {
     }
     switch (event.type) {
       case 'message.delta':
-        this.out.write(event.text);
-        this.midLine = !event.text.endsWith('\n');
+        this.write('message', event.text);
+        return;
+      case 'kernel.stream':
+      case 'kernel.display':
+      case 'kernel.input_request':
+      case 'kernel.result':
+      case 'kernel.error':
+      case 'kernel.died':
+        this.printKernel(event);
         return;
       case 'tool.started':
         this.note(`▸ ${event.name} ${summarize(event.input)}`);
@@ -51,21 +66,106 @@ export class EventPrinter {
 
   end(): void {
     if (!this.json && this.midLine) this.out.write('\n');
+    if (!this.json && this.errMidLine) this.err.write('\n');
   }
 
-  private note(text: string): void {
+  private printKernel(
+    event: KernelEventOf<
+      | 'kernel.stream'
+      | 'kernel.display'
+      | 'kernel.input_request'
+      | 'kernel.result'
+      | 'kernel.error'
+      | 'kernel.died'
+    >,
+  ): void {
+    switch (event.type) {
+      case 'kernel.stream':
+        if (event.stream === 'stdout') this.write(`cell:${event.execution_id}`, event.text);
+        else {
+          this.breakOut();
+          this.err.write(event.text);
+          this.errMidLine = !event.text.endsWith('\n');
+        }
+        return;
+      case 'kernel.display':
+        this.writeLines(`cell:${event.execution_id}`, richLines(event));
+        return;
+      case 'kernel.input_request':
+        this.note(
+          `⌨ The cell asks for input${event.password ? ' (a password)' : ''}: ${event.prompt || '(no prompt)'}`,
+        );
+        return;
+      case 'kernel.result':
+        if (event.return_value) this.writeLines(`cell:${event.execution_id}`, richLines(event.return_value));
+        if (event.error) this.note(`✗ ${event.error.summary}`);
+        if (event.limit) {
+          const what = event.limit.kind === 'input_idle' ? 'waited for input' : 'ran';
+          const action =
+            event.limit.action === 'interrupted' ? 'interrupted' : 'killed, and the kernel restarted';
+          this.note(`  The cell ${what} longer than its limit of ${event.limit.limit_ms} ms: ${action}.`);
+        }
+        if (event.state_lost) this.note(`  Kernel state was lost: ${event.state_lost}.`);
+        return;
+      case 'kernel.error':
+        this.note(`✗ Kernel "${event.kernel}": ${event.message}`);
+        return;
+      case 'kernel.died':
+        this.note(`✗ ${event.message}`);
+        return;
+    }
+  }
+
+  /** Text on stdout; a different writer than the last starts on a fresh line. */
+  private write(source: string, text: string): void {
+    if (text.length === 0) return;
+    if (this.midLine && this.source !== source) this.out.write('\n');
+    this.out.write(text);
+    this.midLine = !text.endsWith('\n');
+    this.source = source;
+  }
+
+  private writeLines(source: string, lines: string[]): void {
+    for (const line of lines) {
+      this.breakOut();
+      this.write(source, `${line}\n`);
+    }
+  }
+
+  private breakOut(): void {
     if (this.midLine) {
       this.out.write('\n');
       this.midLine = false;
     }
+  }
+
+  private note(text: string): void {
+    this.breakOut();
+    if (this.errMidLine) {
+      this.err.write('\n');
+      this.errMidLine = false;
+    }
     this.err.write(`${text}\n`);
   }
+}
+
+/** A rich output as terminal lines: files as one-line placeholders, else the plain text. */
+function richLines(output: KernelRichOutput): string[] {
+  if (output.artifacts.length > 0) return output.artifacts.map(artifactLine);
+  return output.text === null ? [] : [output.text];
+}
+
+function artifactLine(artifact: KernelArtifact): string {
+  const kind = artifact.mime.startsWith('image/') ? 'image' : 'output';
+  return `[${kind}: ${artifact.mime}, ${artifact.bytes} bytes, artifact ${artifact.id}]`;
 }
 
 function summarize(input: unknown): string {
   const text =
     typeof input === 'object' && input !== null && 'command' in input
       ? String(input.command)
-      : JSON.stringify(input);
+      : typeof input === 'object' && input !== null && 'code' in input
+        ? String(input.code).replace(/\n/g, ' ⏎ ')
+        : JSON.stringify(input);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }

@@ -19,6 +19,7 @@ export interface LocalRunOptions {
 export class LocalTurnDriver implements TurnDriver {
   private core: SidecarCore | null = null;
   private turnId: string | null = null;
+  private sessionId: string | null = null;
   private readonly done = new Deferred<TurnStatus>();
 
   constructor(private readonly options: LocalRunOptions) {}
@@ -54,6 +55,7 @@ export class LocalTurnDriver implements TurnDriver {
       }).id;
     }
     const sid = sessionId;
+    this.sessionId = sid;
     // Subscribe before starting, so turn.started is seen too; events of other turns are ignored.
     store.events.subscribe((event) => {
       if (event.session_id !== sid || this.turnId === null || event.turn_id !== this.turnId) return;
@@ -78,6 +80,17 @@ export class LocalTurnDriver implements TurnDriver {
 
   async answer(questionId: string, answer: string): Promise<void> {
     this.core?.runtime.answerQuestion(questionId, answer);
+  }
+
+  async replyInput(kernel: string, requestId: string, value: string): Promise<void> {
+    if (!this.core || !this.sessionId) return;
+    if (!this.core.kernels) {
+      throw new CairnError(
+        'conversation_only',
+        'This Cairn runs conversation-only: it has no Python kernels.',
+      );
+    }
+    this.core.kernels.reply(this.sessionId, kernel, requestId, value);
   }
 
   async cancel(): Promise<void> {

@@ -29,6 +29,7 @@ export interface RemoteRunOptions {
 export class RemoteTurnDriver implements TurnDriver {
   private socket: WebSocket | null = null;
   private turnId: string | null = null;
+  private sessionId: string | null = null;
   private readonly done = new Deferred<TurnStatus>();
   private readonly base: string;
 
@@ -71,6 +72,7 @@ export class RemoteTurnDriver implements TurnDriver {
       'GET',
       `/api/sessions/${session.id}/turns?limit=1`,
     );
+    this.sessionId = session.id;
     const buffered: CairnEvent[] = [];
     await this.openSocket(session.id, afterSeq, (event) => {
       if (this.turnId === null) buffered.push(event);
@@ -140,6 +142,15 @@ export class RemoteTurnDriver implements TurnDriver {
 
   async answer(questionId: string, answer: string): Promise<void> {
     await this.request('POST', `/api/questions/${encodeURIComponent(questionId)}/answer`, { answer });
+  }
+
+  async replyInput(kernel: string, requestId: string, value: string): Promise<void> {
+    if (!this.sessionId) return;
+    await this.request(
+      'POST',
+      `/api/sessions/${encodeURIComponent(this.sessionId)}/kernels/${encodeURIComponent(kernel)}/input`,
+      { request_id: requestId, value },
+    );
   }
 
   async cancel(): Promise<void> {

@@ -4,7 +4,7 @@ import type { CairnEvent, Question, TurnStatus } from '../protocol';
 import { EventPrinter } from './event-printer';
 import { LocalTurnDriver } from './local-turn-driver';
 import { RemoteTurnDriver } from './remote-turn-driver';
-import { askAtTerminal } from './terminal-question';
+import { askAtTerminal, askKernelInputAtTerminal } from './terminal-question';
 import type { TurnDriver } from './turn-driver';
 import { describeError, EXIT, UsageError } from './usage';
 
@@ -63,6 +63,7 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
   process.on('SIGTERM', onSigint);
   // Open terminal prompts: withdrawn when their question is settled elsewhere or the turn ends.
   const prompts = new Map<string, AbortController>();
+  const inputPrompts = new Map<string, { kernel: string; execution: string; prompt: AbortController }>();
   try {
     const onQuestion = (question: Question) => {
       if (!mode.interactive) {
@@ -87,11 +88,49 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
         )
         .finally(() => prompts.delete(question.id));
     };
+    // A cell's input(): answered here, or left to the kernel's input idle limit, which ends the wait.
+    const onInputRequest = (request: Extract<CairnEvent, { type: 'kernel.input_request' }>) => {
+      if (!mode.interactive) {
+        if (!mode.json)
+          process.stderr.write(
+            'The cell waits for input that cannot be given here (no terminal): it stops when the ' +
+              "kernel's input idle limit runs out (CAIRN_KERNEL_INPUT_TIMEOUT_MS, 300 s by default).\n",
+          );
+        return;
+      }
+      const prompt = new AbortController();
+      inputPrompts.set(request.request_id, {
+        kernel: request.kernel,
+        execution: request.execution_id,
+        prompt,
+      });
+      askKernelInputAtTerminal(request.password, prompt.signal)
+        .then(
+          (value) => driver.replyInput(request.kernel, request.request_id, value),
+          () => {
+            if (!prompt.signal.aborted) stopFor('sigint');
+          },
+        )
+        .catch((error: unknown) =>
+          process.stderr.write(`cairn: the input was not taken: ${describeError(error)}\n`),
+        )
+        .finally(() => inputPrompts.delete(request.request_id));
+    };
+    const withdrawInputs = (kernelName: string, executionId: string | null) => {
+      for (const { kernel, execution, prompt } of inputPrompts.values()) {
+        if (executionId === null ? kernel === kernelName : execution === executionId) prompt.abort();
+      }
+    };
     await driver.start((event: CairnEvent) => {
       printer.print(event);
       if (event.type === 'question.required') onQuestion(event.question);
       if (event.type === 'question.answered' || event.type === 'question.closed') {
         prompts.get(event.question_id)?.abort();
+      }
+      if (event.type === 'kernel.input_request') onInputRequest(event);
+      // The cell ended (answered elsewhere, interrupted by a limit, or its kernel died): no more waiting.
+      if (event.type === 'kernel.result' || event.type === 'kernel.error' || event.type === 'kernel.died') {
+        withdrawInputs(event.kernel, event.execution_id);
       }
     });
     const status: TurnStatus = await driver.finished();
@@ -101,6 +140,7 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
     return status === 'completed' ? EXIT.ok : EXIT.failed;
   } finally {
     for (const prompt of prompts.values()) prompt.abort();
+    for (const { prompt } of inputPrompts.values()) prompt.abort();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await driver.close();

@@ -7,6 +7,8 @@ export interface TurnDriver {
   /** Resolves with the turn's final status once its terminal event was delivered. */
   finished(): Promise<TurnStatus>;
   answer(questionId: string, answer: string): Promise<void>;
+  /** Answers a cell's `input()` request in one of this session's kernels. */
+  replyInput(kernel: string, requestId: string, value: string): Promise<void>;
   cancel(): Promise<void>;
   close(): Promise<void>;
 }

@@ -40,6 +40,8 @@ interface OpenSession {
   config: SessionKernelConfig;
   /** The resolved interpreter and folder; dropped on failure so a later call looks again. */
   spec: Promise<KernelSpec> | null;
+  /** The configured interpreter `spec` was resolved for: a changed setting resolves again. */
+  specFor: string | null;
 }
 
 /**
@@ -70,6 +72,7 @@ export class KernelManager {
     const open: OpenSession = {
       config,
       spec: null,
+      specFor: null,
       kernels: new SessionKernels(sessionId, config, {
         acquire: () => this.acquire(open),
         limits: this.limits,
@@ -90,10 +93,16 @@ export class KernelManager {
     if (!open) return;
     this.sessions.delete(sessionId);
     await open.kernels.shutdown();
-    const spec = await open.spec?.catch(() => null);
+    if (open.spec) await this.disposeUnusedSpare(open.spec);
+  }
+
+  /** Kills the warm spare of a spec no open session resolves to any more. */
+  private async disposeUnusedSpare(specPromise: Promise<KernelSpec>): Promise<void> {
+    const spec = await specPromise.catch(() => null);
     if (!spec) return;
     const key = specKey(spec);
     for (const other of this.sessions.values()) {
+      if (other.spec === specPromise) continue;
       const otherSpec = await other.spec?.catch(() => null);
       if (otherSpec && specKey(otherSpec) === key) return;
     }
@@ -111,15 +120,19 @@ export class KernelManager {
     return this.pool.pids();
   }
 
+  /** The interpreter and folder for the session's next kernel; the project's setting is read each time. */
   private specOf(open: OpenSession): Promise<KernelSpec> {
-    if (open.spec) return open.spec;
+    const configured = open.config.pythonPath ?? null;
+    if (open.spec && open.specFor === configured) return open.spec;
+    if (open.spec) void this.disposeUnusedSpare(open.spec);
+    open.specFor = configured;
     const { config } = open;
     const cwd = config.projectRoot ?? config.kernelsDir;
     const spec = (async (): Promise<KernelSpec> => {
       if (!config.projectRoot) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
       const python = await resolvePython({
         projectRoot: config.projectRoot,
-        configuredPath: config.pythonPath ?? null,
+        configuredPath: configured,
         env: this.opts.env(),
       });
       return {

@@ -28,8 +28,22 @@ export const Project = z.object({
   name: z.string(),
   created_at: z.string(),
   last_opened_at: z.string(),
+  /** The interpreter set for the project's Python kernels; null: its `.venv`/`venv`, else `python3`. */
+  python_path: z.string().nullable(),
 });
 export type Project = z.infer<typeof Project>;
+
+/**
+ * The interpreter a project's kernels would start with, and why that one: `environment` (CAIRN_KERNEL_PYTHON
+ * on the server), `project` (its python_path), `venv` (its `.venv`/`venv`) or `path` (`python3` on PATH).
+ */
+export const ProjectPython = z.object({
+  command: z.string(),
+  args: z.array(z.string()),
+  source: z.enum(['environment', 'project', 'venv', 'path']),
+  version: z.string().nullable(),
+});
+export type ProjectPython = z.infer<typeof ProjectPython>;
 
 export const ApprovalMode = z.enum(['auto', 'ask']);
 export type ApprovalMode = z.infer<typeof ApprovalMode>;

@@ -6,6 +6,18 @@ import { ApprovalMode } from './entities';
 export const CreateProjectRequest = z.object({ path: z.string().min(1, 'path is required') });
 export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
 
+/** Sets (an absolute path to a Python 3.9+ interpreter) or clears (null) the project's kernel interpreter. */
+export const UpdateProjectRequest = z.strictObject({
+  python_path: z
+    .string({
+      error: 'python_path is required: an absolute path to a Python interpreter, or null for the default',
+    })
+    .min(1, 'python_path must not be empty: send null to use the default interpreter')
+    .max(4_096, 'python_path must be at most 4096 characters')
+    .nullable(),
+});
+export type UpdateProjectRequest = z.infer<typeof UpdateProjectRequest>;
+
 export const CreateSessionRequest = z.object({
   project_id: z.string().nullish(),
   title: z.string().min(1, 'title must not be empty').max(200).optional(),
@@ -41,6 +53,14 @@ export const ListEventsQuery = z.object({
   limit: z.coerce.number().int().min(1, 'limit must be between 1 and 10000').max(10_000).default(10_000),
   /** Only this turn's events (a client rebuilding a running turn after a reload). */
   turn_id: z.string().optional(),
+  /** Only events whose type starts with this (`kernel.`); paging counts the matching events only. */
+  type_prefix: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_.]{1,64}$/,
+      'type_prefix is 1 to 64 letters, digits, "_" or "." (the start of an event type, e.g. "kernel.")',
+    )
+    .optional(),
 });
 
 export const AnswerQuestionRequest = z.object({ answer: z.string().min(1, 'answer is required') });

@@ -13,6 +13,9 @@ interface EventRow {
   data: string;
 }
 
+/** `type` starts with the prefix bound twice after it; case-sensitive, unlike LIKE, and needs no escaping. */
+const TYPE_PREFIX_MATCH = 'substr(type, 1, length(?)) = ?';
+
 const toEvent = (row: EventRow): CairnEvent =>
   ({
     ...JSON.parse(row.data),
@@ -87,12 +90,20 @@ export class EventJournal {
     }
   }
 
-  after(sessionId: string, afterSeq: number, limit = 10_000): CairnEvent[] {
-    return (
-      this.db
-        .prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-        .all(sessionId, afterSeq, limit) as EventRow[]
-    ).map(toEvent);
+  /** Up to `limit` events after `afterSeq`; with `typePrefix`, only those whose type starts with it. */
+  after(sessionId: string, afterSeq: number, limit = 10_000, typePrefix?: string): CairnEvent[] {
+    // The filter is in SQL so LIMIT counts matching rows: a page is full unless the journal ran out.
+    const rows =
+      typePrefix === undefined
+        ? this.db
+            .prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+            .all(sessionId, afterSeq, limit)
+        : this.db
+            .prepare(
+              `SELECT * FROM events WHERE session_id = ? AND seq > ? AND ${TYPE_PREFIX_MATCH} ORDER BY seq LIMIT ?`,
+            )
+            .all(sessionId, afterSeq, typePrefix, typePrefix, limit);
+    return (rows as EventRow[]).map(toEvent);
   }
 
   /** Every event of one turn, in order. */
@@ -106,11 +117,10 @@ export class EventJournal {
 
   /** Every event of a session whose type starts with `prefix` (`kernel.`), in order. */
   withTypePrefix(sessionId: string, prefix: string): CairnEvent[] {
-    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return (
       this.db
-        .prepare("SELECT * FROM events WHERE session_id = ? AND type LIKE ? ESCAPE '\\' ORDER BY seq")
-        .all(sessionId, pattern) as EventRow[]
+        .prepare(`SELECT * FROM events WHERE session_id = ? AND ${TYPE_PREFIX_MATCH} ORDER BY seq`)
+        .all(sessionId, prefix, prefix) as EventRow[]
     ).map(toEvent);
   }
 

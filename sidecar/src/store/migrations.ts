@@ -149,6 +149,11 @@ CREATE TABLE artifacts (
 CREATE INDEX artifacts_by_session ON artifacts(session_id);
 `,
   },
+  {
+    version: 4,
+    description: "projects: the Python interpreter set for the project's kernels (null: the default)",
+    sql: 'ALTER TABLE projects ADD COLUMN python_path TEXT;',
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -22,10 +22,11 @@ export class ProjectsRepo {
       name: path.basename(folder) || folder,
       created_at: time,
       last_opened_at: time,
+      python_path: null,
     };
     this.db
       .prepare(
-        'INSERT INTO projects (id, path, name, created_at, last_opened_at) VALUES (@id, @path, @name, @created_at, @last_opened_at)',
+        'INSERT INTO projects (id, path, name, created_at, last_opened_at, python_path) VALUES (@id, @path, @name, @created_at, @last_opened_at, @python_path)',
       )
       .run(project);
     return project;
@@ -33,6 +34,12 @@ export class ProjectsRepo {
 
   get(id: string): Project | null {
     return (this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as Project | undefined) ?? null;
+  }
+
+  /** Sets or clears (null) the interpreter of the project's kernels; null when there is no such project. */
+  setPythonPath(id: string, pythonPath: string | null): Project | null {
+    this.db.prepare('UPDATE projects SET python_path = ? WHERE id = ?').run(pythonPath, id);
+    return this.get(id);
   }
 
   list(): Project[] {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CairnError } from '../../src/errors';
 import { type Db, openDatabase } from '../../src/store/database';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../src/store/migrations';
+import { ProjectsRepo } from '../../src/store/projects-repo';
 
 const TABLES = [
   'context_versions',
@@ -80,7 +81,7 @@ const tableNames = (db: Db): string[] =>
 
 function seed(db: Db): void {
   db.prepare(
-    "INSERT INTO projects VALUES ('prj_1', '/tmp/p', 'p', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')",
+    "INSERT INTO projects (id, path, name, created_at, last_opened_at) VALUES ('prj_1', '/tmp/p', 'p', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')",
   ).run();
   db.prepare(
     "INSERT INTO sessions (id, project_id, title, created_at, updated_at) VALUES ('ses_1', 'prj_1', 'First', 'a', 'a')",
@@ -222,6 +223,21 @@ describe('openDatabase', () => {
     expect(userVersion(db)).toBe(CURRENT);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'ok_part'").get()).toBeUndefined();
     expect(db.prepare('SELECT COUNT(*) AS n FROM sessions').get()).toEqual({ n: 1 });
+  });
+
+  it('v4 gives existing projects a python_path of null, which can then be set', () => {
+    const v3 = open({ migrations: MIGRATIONS.filter((m) => m.version <= 3) });
+    expect(userVersion(v3)).toBe(3);
+    seed(v3);
+    v3.close();
+    const db = open();
+    expect(userVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    const projects = new ProjectsRepo(db);
+    expect(projects.get('prj_1')).toMatchObject({ id: 'prj_1', path: '/tmp/p', python_path: null });
+    expect(projects.setPythonPath('prj_1', '/usr/bin/python3')?.python_path).toBe('/usr/bin/python3');
+    expect(projects.upsertByPath('/tmp/q').python_path).toBeNull();
+    expect(projects.setPythonPath('prj_1', null)?.python_path).toBeNull();
+    expect(projects.setPythonPath('prj_missing', null)).toBeNull();
   });
 
   describe.each(['wal', 'delete'] as const)('a database from a newer Cairn (journal mode %s)', (mode) => {

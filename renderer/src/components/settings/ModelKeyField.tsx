@@ -3,6 +3,7 @@ import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import { FieldFeedback } from './FieldFeedback';
 
 type KeyStatus =
   | { kind: 'idle' }
@@ -116,15 +117,7 @@ export function ModelKeyField(props: {
       <p id={hintId} className="settings-hint">
         {t('settings.key.hint')}
       </p>
-      {feedback && (
-        <p
-          id={feedbackId}
-          className={isError ? 'settings-field-error' : 'settings-success'}
-          role={isError ? 'alert' : undefined}
-        >
-          {feedback}
-        </p>
-      )}
+      <FieldFeedback id={feedbackId} text={feedback} isError={isError} />
     </form>
   );
 }

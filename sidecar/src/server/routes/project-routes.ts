@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { openProject } from '../../agent/project-service';
 import { CairnError } from '../../errors';
-import { CreateProjectRequest } from '../../protocol';
+import { CreateProjectRequest, UpdateProjectRequest } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
 
@@ -24,6 +24,23 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: ServerContext):
   app.get('/api/projects', async () => {
     refuseWithoutProjects();
     return { projects: ctx.store.projects.list() };
+  });
+
+  /** Python kernels are off in conversation-only mode, which has no projects either. */
+  const kernels = () => {
+    refuseWithoutProjects();
+    if (!ctx.kernels) throw new CairnError('conversation_only', 'Python kernels are off on this server.');
+    return ctx.kernels;
+  };
+
+  app.patch<{ Params: { id: string } }>('/api/projects/:id', async (req) => {
+    const service = kernels();
+    const body = parse(UpdateProjectRequest, req.body);
+    return service.setProjectPython(req.params.id, body.python_path);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/projects/:id/python', async (req) => {
+    return kernels().projectPython(req.params.id);
   });
 
   app.delete<{ Params: { id: string } }>('/api/projects/:id', async (req, reply) => {

@@ -35,11 +35,16 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
   app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (req) => {
     requireSession(req.params.id);
     const query = parse(ListEventsQuery, req.query);
+    const prefix = query.type_prefix;
     if (query.turn_id !== undefined) {
-      return { events: ctx.store.events.forTurn(req.params.id, query.turn_id), has_more: false };
+      const events = ctx.store.events.forTurn(req.params.id, query.turn_id);
+      return {
+        events: prefix === undefined ? events : events.filter((e) => e.type.startsWith(prefix)),
+        has_more: false,
+      };
     }
     // One extra row tells whether the client should ask again from the last seq it got.
-    const events = ctx.store.events.after(req.params.id, query.after, query.limit + 1);
+    const events = ctx.store.events.after(req.params.id, query.after, query.limit + 1, prefix);
     return { events: events.slice(0, query.limit), has_more: events.length > query.limit };
   });
 }
