@@ -3,6 +3,7 @@ export * from './events';
 export * from './host';
 export * from './kernel-events';
 export * from './kernels';
+export * from './mcp';
 export * from './requests';
 export * from './responses';
 export * from './ws';

@@ -1,0 +1,264 @@
+import { z } from 'zod';
+
+/** Wire shapes of MCP connections: server configs, secrets, tests, imports and a session's servers. */
+
+export const McpTransport = z.enum(['stdio', 'streamable_http']);
+export type McpTransport = z.infer<typeof McpTransport>;
+
+/** Environment variable names (POSIX-ish; Windows allows more, but these are what configs use). */
+export const MCP_ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** HTTP header names (RFC 9110 token). */
+export const MCP_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
+
+/**
+ * A value given in a request: a literal string, a variable of the sidecar's environment (resolved where the
+ * server runs), or a secret kept in the OS keychain (its value set through PUT …/secrets).
+ */
+export const McpValueInput = z.union([
+  z.string().max(32_768),
+  z.strictObject({ env: z.string().regex(MCP_ENV_NAME, 'an environment variable name') }),
+  z.strictObject({ secret: z.literal(true) }),
+]);
+export type McpValueInput = z.infer<typeof McpValueInput>;
+
+/** A value as the API shows it: literals as they are, secrets only as whether one is saved. */
+export const McpValue = z.union([
+  z.string(),
+  z.object({ env: z.string() }),
+  z.object({ secret: z.literal(true), has_value: z.boolean() }),
+]);
+export type McpValue = z.infer<typeof McpValue>;
+
+/** The name the bearer token's secret goes by in PUT …/secrets. */
+export const MCP_BEARER_SECRET = 'bearer_token';
+
+export const MCP_LIMITS = {
+  toolsPerServer: 256,
+  catalogBytes: 1024 * 1024,
+  resultBytes: 8 * 1024 * 1024,
+  /** Anthropic's limit on a tool's name. */
+  toolNameChars: 64,
+} as const;
+
+const ToolNameList = z.array(z.string().min(1).max(256)).max(1_000);
+
+const serverFields = {
+  name: z.string().trim().min(1, 'name is required').max(100),
+  transport: McpTransport,
+  /** stdio: one command line, POSIX-shell-like quoting (single and double quotes, backslash escapes). */
+  command: z.string().max(32_768).nullable(),
+  env: z.record(
+    z.string().regex(MCP_ENV_NAME, 'environment variable names are letters, digits and _'),
+    McpValueInput,
+  ),
+  /** streamable_http: the endpoint; https, or plain http to this machine only. */
+  url: z.string().max(4_096).nullable(),
+  headers: z.record(z.string().regex(MCP_HEADER_NAME, 'a header name'), McpValueInput),
+  bearer_token: McpValueInput.nullable(),
+  /** null: every tool; [] none; deny wins over allow. */
+  allow_tools: ToolNameList.nullable(),
+  deny_tools: ToolNameList,
+  startup_timeout_sec: z.number().positive().max(600),
+  tool_timeout_sec: z.number().positive().max(3_600),
+  /** A session does not run while this server fails to connect. */
+  block_on_failure: z.boolean(),
+};
+
+export const McpServer = z.object({
+  id: z.string(),
+  enabled: z.boolean(),
+  name: z.string(),
+  transport: McpTransport,
+  command: z.string().nullable(),
+  env: z.record(z.string(), McpValue),
+  url: z.string().nullable(),
+  headers: z.record(z.string(), McpValue),
+  bearer_token: McpValue.nullable(),
+  allow_tools: z.array(z.string()).nullable(),
+  deny_tools: z.array(z.string()),
+  startup_timeout_sec: z.number(),
+  tool_timeout_sec: z.number(),
+  block_on_failure: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type McpServer = z.infer<typeof McpServer>;
+
+export const MCP_DEFAULTS = {
+  startup_timeout_sec: 30,
+  tool_timeout_sec: 120,
+} as const;
+
+/** A new server; it starts disabled. Omitted fields take their defaults. */
+export const CreateMcpServerRequest = z.strictObject({
+  name: serverFields.name,
+  transport: serverFields.transport,
+  command: serverFields.command.optional(),
+  env: serverFields.env.optional(),
+  url: serverFields.url.optional(),
+  headers: serverFields.headers.optional(),
+  bearer_token: serverFields.bearer_token.optional(),
+  allow_tools: serverFields.allow_tools.optional(),
+  deny_tools: serverFields.deny_tools.optional(),
+  startup_timeout_sec: serverFields.startup_timeout_sec.optional(),
+  tool_timeout_sec: serverFields.tool_timeout_sec.optional(),
+  block_on_failure: serverFields.block_on_failure.optional(),
+});
+export type CreateMcpServerRequest = z.infer<typeof CreateMcpServerRequest>;
+
+/** A partial update; `enabled` switches the server on or off for sessions not yet run. */
+export const UpdateMcpServerRequest = CreateMcpServerRequest.partial().extend({
+  enabled: z.boolean().optional(),
+});
+export type UpdateMcpServerRequest = z.infer<typeof UpdateMcpServerRequest>;
+
+/**
+ * Secret values by name (an env variable or header marked `{"secret":true}`, or `bearer_token`): a string
+ * sets it, null removes it. Write-only: no route returns a secret.
+ */
+export const SetMcpSecretsRequest = z.record(
+  z.string().min(1).max(128),
+  z.string().min(1).max(32_768).nullable(),
+);
+export type SetMcpSecretsRequest = z.infer<typeof SetMcpSecretsRequest>;
+
+export const McpServerList = z.object({ servers: z.array(McpServer) });
+export type McpServerList = z.infer<typeof McpServerList>;
+
+/** Where a value came from, for the test report (never the value of an env reference or a secret). */
+export const McpValueSource = z.enum(['literal', 'env', 'secret']);
+
+export const McpToolInfo = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  /** Whether the allow/deny lists let the agent have it. */
+  allowed: z.boolean(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+
+/** "Test connection": initialize and tools/list only, with what the server was started with. */
+export const McpTestResult = z.object({
+  ok: z.literal(true),
+  server_info: z.object({ name: z.string(), version: z.string() }).nullable(),
+  /** stdio: the program and arguments spawned (no shell), and the working directory. */
+  program: z.string().nullable(),
+  args: z.array(z.string()),
+  cwd: z.string().nullable(),
+  /** The environment given to the server: names and where each value came from. */
+  env: z.record(z.string(), McpValueSource),
+  tools: z.array(McpToolInfo),
+});
+export type McpTestResult = z.infer<typeof McpTestResult>;
+
+// ---- import from other apps' configs ----
+
+export const McpImportSource = z.enum(['claude_desktop', 'cursor', 'vscode', 'claude_code']);
+export type McpImportSource = z.infer<typeof McpImportSource>;
+
+/** A placeholder the importer cannot resolve by itself: the user gives its value (or an env reference). */
+export const McpImportQuestion = z.object({
+  /** `input:token`, `env:HOME` or `workspaceFolder`, as written in the file. */
+  id: z.string(),
+  description: z.string().nullable(),
+  /** VS Code's `password: true` inputs: the answer should become a secret. */
+  password: z.boolean(),
+  /** The value the file suggests (`${VAR:-default}`), if any. */
+  default: z.string().nullable(),
+});
+export type McpImportQuestion = z.infer<typeof McpImportQuestion>;
+
+export const McpImportCandidate = z.object({
+  /** The server's name in the file. */
+  name: z.string(),
+  /** The config as it would be created (placeholders still in place where a question is open). */
+  server: CreateMcpServerRequest,
+  /** Placeholders this server needs answered before it can be imported. */
+  questions: z.array(z.string()),
+  /** What could not be carried over (an unsupported transport, an unknown field), in words. */
+  warnings: z.array(z.string()),
+  /** A server of this name exists already. */
+  exists: z.boolean(),
+});
+export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
+
+/**
+ * Step one reads the file (its usual place, `path`, or `content` pasted) and previews; step two sends the
+ * same with `confirm` naming the servers to import and answering their questions.
+ */
+export const McpImportRequest = z.strictObject({
+  source: McpImportSource,
+  /** For project-level files (VS Code's `.vscode/mcp.json`, Claude Code's `.mcp.json`, Cursor's `.cursor/mcp.json`). */
+  project_id: z.string().optional(),
+  path: z.string().min(1).max(4_096).optional(),
+  content: z.string().max(1_048_576).optional(),
+  confirm: z
+    .strictObject({
+      servers: z.array(z.string().min(1)).min(1, 'name at least one server to import'),
+      /** Answers by question id: a literal, or `{"env":"VAR"}`, or `{"secret":"value"}` kept in the keychain. */
+      answers: z
+        .record(
+          z.string(),
+          z.union([
+            z.string().max(32_768),
+            z.strictObject({ env: z.string().regex(MCP_ENV_NAME) }),
+            z.strictObject({ secret: z.string().min(1).max(32_768) }),
+          ]),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+export type McpImportRequest = z.infer<typeof McpImportRequest>;
+
+export const McpImportPreview = z.object({
+  /** The file read. */
+  path: z.string().nullable(),
+  candidates: z.array(McpImportCandidate),
+  questions: z.array(McpImportQuestion),
+});
+export type McpImportPreview = z.infer<typeof McpImportPreview>;
+
+export const McpImportResult = z.object({ imported: z.array(McpServer) });
+export type McpImportResult = z.infer<typeof McpImportResult>;
+
+// ---- a session's servers ----
+
+export const McpConnectionState = z.enum([
+  'not_started',
+  'connecting',
+  'connected',
+  'failed',
+  'crashed',
+  'stopped',
+]);
+export type McpConnectionState = z.infer<typeof McpConnectionState>;
+
+export const McpSessionTool = z.object({
+  /** The name the agent calls it by (unique in the session, at most 64 characters). */
+  agent_name: z.string(),
+  /** The server's own name for it. */
+  name: z.string(),
+  description: z.string().nullable(),
+  available: z.boolean(),
+});
+export type McpSessionTool = z.infer<typeof McpSessionTool>;
+
+export const McpSessionServer = z.object({
+  server_id: z.string(),
+  name: z.string(),
+  transport: McpTransport,
+  state: McpConnectionState,
+  /** Why it failed or crashed, in words. */
+  error: z.string().nullable(),
+  tools: z.array(McpSessionTool),
+});
+export type McpSessionServer = z.infer<typeof McpSessionServer>;
+
+export const McpSessionStatus = z.object({
+  /** When the session took its snapshot of the enabled servers (its first run); null before. */
+  snapshot_at: z.string().nullable(),
+  /** A reset waits for the next message: the current configuration is loaded then. */
+  reset_pending: z.boolean(),
+  servers: z.array(McpSessionServer),
+});
+export type McpSessionStatus = z.infer<typeof McpSessionStatus>;
