@@ -115,8 +115,20 @@ export class KernelService {
     return wireInfo(kernel.info());
   }
 
+  /**
+   * The user's variables. While a cell runs they cannot be read (the kernel is busy with it), so the API
+   * says so at once instead of holding the request until the cell ends; the agent's tool waits its turn.
+   */
   async variables(sessionId: string, name: string): Promise<KernelVariable[]> {
-    return this.existing(sessionId, name).listVariables();
+    const kernel = this.existing(sessionId, name);
+    const { state } = kernel.info();
+    if (state === 'busy' || state === 'waiting_input') {
+      throw new CairnError(
+        'conflict',
+        `The kernel "${name}" is running a cell; its variables can be listed when the cell has finished.`,
+      );
+    }
+    return kernel.listVariables();
   }
 
   /** The kernel's history as a notebook: every execution the journal holds, live kernel or not. */

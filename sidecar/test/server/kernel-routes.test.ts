@@ -181,6 +181,32 @@ describe('kernel routes', () => {
     expect(res.body.variables.map((v) => v.name)).not.toContain('_hidden');
   });
 
+  it('answers at once that variables cannot be listed while a cell runs, and lists them after', async () => {
+    await h.api('POST', route('busyvars', 'execute'), { code: 'ready = 1' });
+    await waitFor(async () =>
+      (await kernelEvents(h, sessionId)).some((e) => e.type === 'kernel.result' && e.kernel === 'busyvars'),
+    );
+    await h.api('POST', route('busyvars', 'execute'), {
+      code: 'import time\nprint("working", flush=True)\ntime.sleep(60)',
+    });
+    await h.waitForEvent(
+      sessionId,
+      (e) => e.type === 'kernel.stream' && e.kernel === 'busyvars' && e.text.includes('working'),
+    );
+    const busy = await h.api<ErrorBody>('GET', route('busyvars', 'variables'));
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.message).toMatch(/running a cell/);
+    await h.api('POST', route('busyvars', 'interrupt'));
+    await waitFor(
+      async () =>
+        (await kernelEvents(h, sessionId)).filter(
+          (e) => e.type === 'kernel.result' && e.kernel === 'busyvars',
+        ).length === 2,
+    );
+    const idle = await h.api<KernelVariableList>('GET', route('busyvars', 'variables'));
+    expect(idle.body.variables.map((v) => v.name)).toContain('ready');
+  });
+
   it('refuses bad input with clear 4xx errors', async () => {
     const bad = await h.api<ErrorBody>('POST', route('bad%20name', 'execute'), { code: '1' });
     expect(bad.status).toBe(400);
