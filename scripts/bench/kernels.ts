@@ -121,6 +121,9 @@ async function measureStarts(c: Context): Promise<void> {
   }
   for (const f of c.flavours) {
     const manager = newManager(c, f, true);
+    // Spares start at a session's first use and go when no open session needs them: one kept open keeps
+    // the spare coming back after each measured session.
+    await firstCall(new CairnSession(manager, `ses_keeper_${f.key}`, f, c.dir), false);
     for (let i = 0; i < o.warmRuns; i++) {
       const s = new CairnSession(manager, `ses_warm_${f.key}_${i}`, f, c.dir);
       const deadline = performance.now() + 30_000;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { CairnError } from '../errors';
 import type { PythonCommand } from './kernel-process';
@@ -52,12 +52,12 @@ export async function resolvePython(opts: ResolvePythonOptions): Promise<PythonI
   const platform = opts.platform ?? process.platform;
   const tried: string[] = [];
   for (const candidate of candidates(opts, platform)) {
-    const checked = await checkCandidate(candidate, opts);
-    if (typeof checked === 'string') {
-      tried.push(`${candidate.label} (${checked})`);
+    const result = await checkCandidate(candidate, opts, platform);
+    if (typeof result === 'string') {
+      tried.push(`${candidate.label} (${result})`);
       continue;
     }
-    return checked;
+    return { ...result };
   }
   throw new PythonNotFoundError(notFoundMessage(tried, platform, Boolean(opts.configuredPath)));
 }
@@ -87,8 +87,84 @@ function candidates(opts: ResolvePythonOptions, platform: NodeJS.Platform): Cand
   return found;
 }
 
-/** The interpreter when the candidate runs and is recent enough, else why not. */
+/**
+ * Successful checks, for the life of the process: starting Python to ask its version costs tens of
+ * milliseconds (more through a pyenv shim), on every new session's first kernel. Keyed by what decides the
+ * answer: the command and its arguments, the folder and PATH it runs with, and the program file it names
+ * (changed or replaced: checked again). A hit also needs the interpreter it led to to be unchanged. Failures
+ * are not kept, so installing Python helps at once.
+ */
+interface CheckEntry {
+  check: Promise<PythonInterpreter | string>;
+  /** Once it succeeded: the interpreter it found and that file's fingerprint then (a hit needs the same now). */
+  found: { command: string; fingerprint: string } | null;
+}
+const checks = new Map<string, CheckEntry>();
+
+/** Forgets every check (tests). */
+export function clearPythonChecks(): void {
+  checks.clear();
+}
+
 function checkCandidate(
+  candidate: Candidate,
+  opts: ResolvePythonOptions,
+  platform: NodeJS.Platform,
+): Promise<PythonInterpreter | string> {
+  const key = JSON.stringify([
+    candidate.command,
+    candidate.args,
+    candidate.source,
+    opts.projectRoot,
+    opts.env.PATH ?? opts.env.Path ?? null,
+    opts.env.PYENV_VERSION ?? null,
+    fingerprint(programFile(candidate.command, opts.env, platform)),
+    // pyenv and the like pick the version from this file
+    fingerprint(opts.projectRoot ? path.join(opts.projectRoot, '.python-version') : null),
+  ]);
+  const known = checks.get(key);
+  // Still running (two sessions starting at once share it), or done with the interpreter unchanged since.
+  if (known && (known.found === null || fingerprint(known.found.command) === known.found.fingerprint))
+    return known.check;
+  const entry: CheckEntry = { check: probeCandidate(candidate, opts), found: null };
+  checks.set(key, entry);
+  void entry.check.then((result) => {
+    if (checks.get(key) !== entry) return;
+    if (typeof result === 'string') checks.delete(key);
+    else entry.found = { command: result.command, fingerprint: fingerprint(result.command) };
+  });
+  return entry.check;
+}
+
+/** The file a command runs: itself when it has a path, else the first match on PATH (null if none). */
+function programFile(command: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | null {
+  if (command.includes('/') || command.includes('\\')) return command;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const exts = platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
+  for (const dir of (env.PATH ?? env.Path ?? '').split(p.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const file = p.join(dir, command + ext);
+      if (existsSync(file)) return file;
+    }
+  }
+  return null;
+}
+
+/** Identity and modification of a file, or 'none'. */
+function fingerprint(file: string | null): string {
+  if (!file) return 'none';
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return 'none';
+  }
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+/** The interpreter when the candidate runs and is recent enough, else why not. */
+function probeCandidate(
   candidate: Candidate,
   opts: ResolvePythonOptions,
 ): Promise<PythonInterpreter | string> {

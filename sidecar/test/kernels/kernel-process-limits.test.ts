@@ -24,12 +24,15 @@ function frame(chunks: (string | Buffer)[], max: number): string[] {
  * (its private dup of the original stdout, found as the driver's Channel object: any user code can do this).
  */
 const FORGE = [
-  'import gc, json, os',
+  'import gc, json, os, select',
   'channel_fd = next(o.out_fd for o in gc.get_objects() if type(o).__name__ == "Channel" and hasattr(o, "out_fd"))',
   'def forge(line):',
   '    view = memoryview(line.encode() + b"\\n")',
   '    while view:',
-  '        view = view[os.write(channel_fd, view):]',
+  '        try:',
+  '            view = view[os.write(channel_fd, view):]',
+  '        except BlockingIOError:  # the driver writes its channel without blocking',
+  '            select.select([], [channel_fd], [])',
 ].join('\n');
 
 describe('LineFramer', () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PythonNotFoundError, resolvePython } from '../../src/kernels/python-resolver';
+import { clearPythonChecks, PythonNotFoundError, resolvePython } from '../../src/kernels/python-resolver';
 import { makeTempDir, removeDir } from '../tools/tool-context';
 import { kernelEnv } from './kernel-support';
 
@@ -67,6 +67,62 @@ describe('resolvePython', () => {
     expect(python.command).toBe(expected);
     const [major, minor] = python.version.split('.').map(Number);
     expect(major! * 100 + minor!).toBeGreaterThanOrEqual(309);
+  });
+
+  /**
+   * A `python3` on PATH that counts its runs in `runs` and works only while `broken` does not exist: a
+   * wrapper around the real interpreter (it reports that one as sys.executable).
+   */
+  const countingPython = async () => {
+    const bin = await tempProject();
+    const real = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).trim();
+    const script = path.join(bin, 'python3');
+    const runs = path.join(bin, 'runs');
+    const broken = path.join(bin, 'broken');
+    await fs.writeFile(
+      script,
+      `#!/bin/sh\necho run >> '${runs}'\n[ -e '${broken}' ] && exit 3\nexec '${real}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const count = async () =>
+      existsSync(runs) ? (await fs.readFile(runs, 'utf8')).split('\n').length - 1 : 0;
+    return { script, broken, count, env: { ...kernelEnv(), PATH: `${bin}:${kernelEnv().PATH ?? ''}` } };
+  };
+
+  it('checks an interpreter once, and again only when its program file changes', async () => {
+    clearPythonChecks();
+    const project = await tempProject();
+    const python = await countingPython();
+
+    const first = await resolvePython({ projectRoot: project, env: python.env });
+    const again = await resolvePython({ projectRoot: project, env: python.env });
+    expect(await python.count()).toBe(1);
+    expect(again).toEqual(first);
+
+    // Another folder may pick another interpreter (pyenv): checked on its own.
+    await resolvePython({ projectRoot: await tempProject(), env: python.env });
+    expect(await python.count()).toBe(2);
+
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(python.script, later, later);
+    await resolvePython({ projectRoot: project, env: python.env });
+    expect(await python.count()).toBe(3);
+  });
+
+  it('does not keep a failed check: a Python that works later is found', async () => {
+    clearPythonChecks();
+    const project = await tempProject();
+    const python = await countingPython();
+    await fs.writeFile(python.broken, '');
+    const configured = { projectRoot: project, configuredPath: python.script, env: python.env };
+
+    await expect(resolvePython(configured)).rejects.toBeInstanceOf(PythonNotFoundError);
+    await fs.rm(python.broken);
+    const found = await resolvePython(configured);
+    expect(found.source).toBe('configured');
+    expect(await python.count()).toBe(2);
   });
 
   it('says python_not_found, what was tried and what to install when no Python is on PATH', async () => {

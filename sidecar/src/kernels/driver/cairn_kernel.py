@@ -12,6 +12,15 @@ user code runs, the channel moves to private (non-inheritable) copies of fd 0/1,
 whose reader threads forward what arrives as `stream` messages, and fd 0 becomes /dev/null (input() and
 getpass() ask the host instead).
 
+Batching: stream text is gathered and sent as few `stream` messages (StreamBuffer): once FLUSH_CHARS
+have gathered, within FLUSH_SECONDS by a flusher thread (so output stays live), and always before any
+other message. On POSIX a Python-level write skips the pipe when nothing written by another route is still
+in it: the text joins the same ordered buffer directly, with no system call and no thread hand-over. Routes
+Python can see (os.write/dup2/close on fd 1/2, child processes, ctypes calls, sys.stdout.buffer) mark the
+fd "dirty", and the next Python-level write to it checks the pipe (empty, nothing held back) first, going
+through the pipe when it is not. fd-level writes Python cannot see (an extension's own printf) mark it only
+once the reader has seen them, so those alone may come after a print written just after them.
+
 Order: all output of an execution is sent before its result (sync tokens written through each pipe mark
 what has been forwarded). Across stdout and stderr: a Python-level write (print, sys.stdout/stderr.write)
 to one stream is forwarded after everything written before it to the other stream, by any route, when it
@@ -32,8 +41,14 @@ unless --no-ipython is given.
 import _thread, ast, base64, builtins, codecs, faulthandler, importlib.util, io, json  # noqa: E401
 import linecache, os, queue, re, reprlib, signal, sys, threading, time, traceback, types  # noqa: E401
 
+try:  # POSIX: Python-level writes may skip the capture pipes (see StreamBuffer)
+    import fcntl, select, termios  # noqa: E401
+except ImportError:  # Windows: every write goes through the pipes
+    fcntl = None
+
 PROTOCOL = 1
 CHUNK = 65536
+BATCH_BYTES = 4 * 1024 * 1024  # the most the channel queues before senders wait for the host to read
 # Written into a capture pipe to learn when everything before it has been forwarded. Random per process
 # so user output cannot contain it by accident; it starts with NUL so partial matches are rare.
 SYNC_TOKEN = b"\x00\x1bcairn-sync-" + os.urandom(6).hex().encode() + b"\x00"
@@ -49,41 +64,121 @@ DISPLAY_LIMIT = 20 * 1024 * 1024  # one display (all its forms together)
 DISPLAYS_PER_CELL = 50
 # How long a drain waits with no output arriving before it gives up on a sync token (fd 1/2 lost).
 SYNC_STALL_SECONDS = 3.0
+# Audit events after which a child process or C code may write to fd 1/2 behind Python's back.
+CHILD_EVENTS = frozenset({"os.system", "subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn",
+                          "os.exec", "ctypes.call_function", "pty.spawn"})
+# Stream text is sent once this much has gathered, or this long after the first of it (output stays live).
+FLUSH_CHARS = 256 * 1024
+FLUSH_SECONDS = 0.01
+CONTROL_BYTES = bytes(range(32))
+RAW_WRITE = os.write  # os.write itself gets wrapped (OutputCapture.watch_other_routes)
 CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = REPR_LIMIT
 
 
 class Channel:
-    """The JSON-lines channel to the host, on private copies of the original stdin/stdout."""
+    """The JSON-lines channel to the host, on private copies of the original stdin/stdout.
+
+    Whoever sends writes what the channel takes without blocking, there and then; what is left waits for the
+    writer thread, which blocks until the host reads. So a busy cell's output does not wait for the writer
+    thread to win the GIL, and the cell never waits on a slow host for more than the queue's bound. Messages
+    go out whole, in the order sent.
+    """
 
     def __init__(self):
         # os.dup gives non-inheritable fds (PEP 446): child processes never see the channel.
         self.in_fd, self.out_fd = os.dup(0), os.dup(1)
-        # Bounded, so a host that reads slowly slows the producers instead of filling memory.
-        self.outbox = queue.Queue(maxsize=256)
+        self.state = threading.Condition()
+        self.queued, self.queued_bytes = [], 0
+        self.writing = False  # someone is writing to out_fd
+        self.poller = None
+        if fcntl is not None:  # POSIX; elsewhere only the writer thread writes, blocking
+            os.set_blocking(self.out_fd, False)
+            self.poller = select.poll()
+            self.poller.register(self.out_fd, select.POLLOUT)
         threading.Thread(target=self._write_loop, name="cairn-writer", daemon=True).start()
 
     def close_in_fork(self):
         """In a forked child (multiprocessing): the channel is the parent's alone."""
         os.close(self.in_fd)
         os.close(self.out_fd)
-        self.send = lambda message: None
+        self.send = self.send_bytes = lambda *args: None
 
     def send(self, message):
-        self.outbox.put(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        self.send_bytes(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    def send_stream(self, exec_id, name, text):
+        """A `stream` message, encoded here: output is most of the traffic, and json.dumps is slow on it."""
+        data = text.encode("utf-8", "backslashreplace")
+        escaped = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+        if len(escaped.translate(None, CONTROL_BYTES)) != len(escaped):  # other control characters: rare
+            self.send({"type": "stream", "id": exec_id, "name": name, "text": text})
+            return
+        self.send_bytes(b'{"type":"stream","id":%s,"name":"%s","text":"%s"}\n' % (
+            json.dumps(exec_id).encode(), name.encode(), escaped))
+
+    def send_bytes(self, data):
+        with self.state:
+            # Bounded, so a host that reads slowly slows the producers instead of filling memory.
+            while self.queued_bytes > BATCH_BYTES:
+                self.state.wait()
+            self.queued.append(data)
+            self.queued_bytes += len(data)
+            if self.writing or self.poller is None:
+                self.state.notify_all()
+                return
+            batch, self.writing = self._take(), True
+        # An interrupt must not land between a partial write and queueing the rest: SIGINT waits meanwhile.
+        main = threading.current_thread() is threading.main_thread()
+        blocked = main and signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        rest = batch
+        try:
+            rest = self._write_some(batch)
+        finally:
+            with self.state:
+                if rest:
+                    self.queued.insert(0, rest)
+                    self.queued_bytes += len(rest)
+                self.writing = False
+                self.state.notify_all()
+            if main:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _take(self):
+        """Under the lock: everything queued, as one buffer."""
+        batch, self.queued, self.queued_bytes = self.queued, [], 0
+        return b"".join(batch) if len(batch) > 1 else batch[0]
+
+    def _write_some(self, data):
+        """Writes what the channel takes now; returns the rest (empty when all went)."""
+        data = memoryview(data)
+        try:
+            while data:
+                data = data[RAW_WRITE(self.out_fd, data):]
+        except BlockingIOError:
+            pass
+        except OSError:  # the host has gone: nobody is left to report to
+            exit_with_group()
+        return data
 
     def _write_loop(self):
         while True:
-            batch = [self.outbox.get()]
-            while len(batch) < 64 and not self.outbox.empty():
-                batch.append(self.outbox.get())
-            data = memoryview(b"".join(batch))
+            with self.state:
+                while self.writing or not self.queued:
+                    self.state.wait()
+                data, self.writing = self._take(), True
+                self.state.notify_all()
             try:
-                while data:
-                    data = data[os.write(self.out_fd, data):]
-            except OSError:  # the host has gone: nobody is left to report to
-                os._exit(0)
+                while True:
+                    data = self._write_some(data)
+                    if not data:
+                        break
+                    self.poller.poll()  # until the host has read some
+            finally:
+                with self.state:
+                    self.writing = False
+                    self.state.notify_all()
 
     def requests(self, log):
         """Yields the host's messages; returns at EOF."""
@@ -98,11 +193,69 @@ class Channel:
                     yield message
 
 
-class CapturedFd:
-    """fd 1 or 2 redirected into a pipe; a thread forwards what arrives, as it arrives."""
+class StreamBuffer:
+    """Stream text on its way to the channel, in the order it was written, sent as few `stream` messages.
 
-    def __init__(self, fd, name, on_text):
-        self.fd, self.name, self.on_text = fd, name, on_text
+    Sent when FLUSH_CHARS have gathered, by a thread FLUSH_SECONDS after the first unsent text, and before
+    any other message (Kernel.send). One lock orders everything: appends from the pipe readers and from
+    Python-level writes, and the sending itself.
+    """
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.lock = threading.RLock()  # reentrant: a signal handler in a cell may print mid-append
+        self.runs = []  # [exec_id, name, [texts]]: consecutive text of one stream for one execution
+        self.size = 0
+        self.exec_id = None  # the execution text goes with: the latest one (Kernel.execute sets it)
+        self.tail = self.tail_name = self.tail_id = None  # the last run's texts, and what they belong to
+        self.wake = threading.Event()
+        self.forked = False  # a forked child never sends: the channel is the parent's
+        threading.Thread(target=self._flush_loop, name="cairn-flusher", daemon=True).start()
+
+    def append(self, name, text):
+        with self.lock:
+            if self.tail_name is name and self.tail_id is self.exec_id:
+                self.tail.append(text)
+            else:
+                self.tail, self.tail_name, self.tail_id = [text], name, self.exec_id
+                self.runs.append((self.exec_id, name, self.tail))
+                self.wake.set()
+            self.size += len(text)
+            if self.size >= FLUSH_CHARS:
+                self.flush()
+
+    def flush(self):
+        if self.forked:  # its lock may have been held by another thread at fork: never touch it
+            return
+        with self.lock:
+            runs, self.runs, self.size = self.runs, [], 0
+            self.tail = self.tail_name = self.tail_id = None
+            for exec_id, name, texts in runs:
+                text = "".join(texts)
+                for start in range(0, len(text), FLUSH_CHARS):
+                    self.channel.send_stream(exec_id, name, text[start:start + FLUSH_CHARS])
+
+    def _flush_loop(self):
+        while True:
+            self.wake.wait()
+            time.sleep(FLUSH_SECONDS)
+            self.wake.clear()  # before the flush: text appended after it sets it again
+            self.flush()
+
+
+class CapturedFd:
+    """fd 1 or 2 redirected into a pipe; a thread forwards what arrives, as it arrives.
+
+    With a lock (POSIX), the reader waits for data outside it and reads and forwards under it, so under the
+    lock "the pipe is empty and nothing is held back" means everything written to it so far is forwarded.
+    """
+
+    def __init__(self, fd, name, on_text, lock=None):
+        self.fd, self.name, self.on_text, self.lock = fd, name, on_text, lock
+        self.held = b""  # the end of a read that may be the start of a sync token
+        # Set after anything may have written to the fd other than the Python-level fast path (see
+        # OutputCapture.direct); cleared by a check that finds everything forwarded.
+        self.dirty = True
         self.read_fd, write_fd = os.pipe()
         os.dup2(write_fd, fd)  # inheritable, so child processes write into the pipe too
         # A private (non-inheritable) copy of the write end: a cell may close or redirect fd 1/2, and
@@ -119,16 +272,39 @@ class CapturedFd:
         threading.Thread(target=self._read_loop, name="cairn-" + name, daemon=True).start()
 
     def _read_loop(self):
-        pending = b""
+        poller = None
+        if self.lock is not None:
+            poller = select.poll()
+            poller.register(self.read_fd, select.POLLIN)
         while True:
             try:
-                data = os.read(self.read_fd, CHUNK)
+                if poller is None:
+                    more = self._read_once()
+                else:
+                    poller.poll()
+                    with self.lock:
+                        more = self._read_once()
             except OSError:
                 return
-            if not data:
+            if not more:
                 return
-            self.progress += 1
-            pending = self._forward(pending + data)
+
+    def _read_once(self):
+        data = os.read(self.read_fd, CHUNK)
+        if not data:
+            return False
+        self.progress += 1
+        self.dirty = True  # a writer Python did not see (C code, a background child) may still be writing
+        self.held = self._forward(self.held + data)
+        return True
+
+    def settled(self):
+        """Under the lock: whether everything written to the pipe so far has been forwarded."""
+        try:
+            waiting = fcntl.ioctl(self.read_fd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return False
+        return not self.held and not any(waiting) and self.is_pipe()
 
     def _forward(self, buffer):
         """Emits the text, counting (and dropping) sync tokens; returns a possible partial token."""
@@ -170,7 +346,7 @@ class CapturedFd:
             with self.write_lock:
                 if not self.is_pipe():  # the token would land in the user's file, or nowhere
                     return None
-                os.write(self.fd, SYNC_TOKEN)
+                RAW_WRITE(self.fd, SYNC_TOKEN)
                 self.tokens_written += 1
                 return self.tokens_written
         except OSError:
@@ -215,26 +391,122 @@ class CellStream(io.TextIOWrapper):
     """
 
     def __init__(self, captured, capture):
-        super().__init__(open(captured.fd, "wb", closefd=False), encoding="utf-8",
-                         errors="backslashreplace", line_buffering=True)
-        self._capture = capture
+        super().__init__(CellBuffer(captured), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+        self._captured, self._capture = captured, capture
 
     def write(self, text):
-        if self._capture.last_writer is not self:
-            self._capture.switch_to(self)
+        capture = self._capture
+        if capture.last_writer is not self:
+            capture.switch_to(self)
+        captured = self._captured
+        if not captured.dirty and type(text) is str and text.isascii():  # the common case, kept short
+            streams = capture.streams
+            with streams.lock:  # StreamBuffer.append, inlined: this runs twice per print
+                if streams.tail_name is captured.name and streams.tail_id is streams.exec_id:
+                    streams.tail.append(text)
+                    streams.size += len(text)
+                    if streams.size >= FLUSH_CHARS:
+                        streams.flush()
+                else:
+                    streams.append(captured.name, text)
+            return len(text)
+        if capture.direct(self, text):
+            return len(text)
         return super().write(text)
+
+
+class CellBuffer(io.BufferedWriter):
+    """sys.stdout.buffer: bytes written here reach the fd through the pipe, so they mark it dirty."""
+
+    def __init__(self, captured):
+        super().__init__(io.FileIO(captured.fd, "wb", closefd=False))
+        self._captured = captured
+
+    def write(self, data):
+        try:
+            return super().write(data)
+        finally:
+            self._captured.dirty = True
 
 
 class OutputCapture:
     """Both captured fds, the Python-level streams over them, and the ordering between them."""
 
-    def __init__(self, on_text, log):
-        self.log = log
-        self.out = CapturedFd(1, "stdout", on_text)
-        self.err = CapturedFd(2, "stderr", on_text)
+    def __init__(self, on_text, log, streams=None):
+        self.log, self.on_text = log, on_text
+        # None: every write goes through the pipes (Windows, where the pipes cannot be checked)
+        self.streams = streams if fcntl is not None else None
+        self.lock = self.streams and self.streams.lock
+        self.out = CapturedFd(1, "stdout", on_text, self.lock)
+        self.err = CapturedFd(2, "stderr", on_text, self.lock)
         self.out.text, self.err.text = CellStream(self.out, self), CellStream(self.err, self)
         self.last_writer = None
         self.forked = False  # a forked child has no reader threads to wait for
+        if self.lock is not None:
+            self.watch_other_routes()
+
+    def watch_other_routes(self):
+        """Marks fd 1/2 dirty after writes Python can see that do not go through sys.stdout/sys.stderr."""
+        fds = {1: self.out, 2: self.err}
+
+        def on_audit(event, args):
+            if event in CHILD_EVENTS:  # a child (or C code) may write to both, now or later
+                self.out.dirty = self.err.dirty = True
+
+        sys.addaudithook(on_audit)
+
+        def marking(function, all_fds=False):
+            def wrapper(*args, **kwargs):
+                try:
+                    return function(*args, **kwargs)
+                finally:  # after: by then what it wrote is in the pipe, where the check finds it
+                    if all_fds:
+                        self.out.dirty = self.err.dirty = True
+                    elif args and args[0] in fds:
+                        fds[args[0]].dirty = True
+            for attribute in ("__name__", "__qualname__", "__doc__"):
+                setattr(wrapper, attribute, getattr(function, attribute, None))
+            wrapper.__module__ = "os"
+            wrapper.__wrapped__ = function
+            return wrapper
+
+        for name in ("write", "writev", "pwrite", "sendfile", "close"):
+            if hasattr(os, name):
+                setattr(os, name, marking(getattr(os, name)))
+        os.dup2 = marking(os.dup2, all_fds=True)  # its target is the second argument
+        os.closerange = marking(os.closerange, all_fds=True)
+
+    def direct(self, stream, text):
+        """A Python-level write, straight into the ordered buffer when nothing written by another route
+        is still on its way through the pipe; returns False when it must go through the pipe instead."""
+        if self.streams is None or self.forked or self.streams.exec_id is None or type(text) is not str:
+            return False
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # lone surrogates: the stream's error handler decides
+                return False
+        captured = stream._captured
+        if captured.dirty:
+            captured.dirty = False  # before the check: a mark made meanwhile stays for the next write
+            io.TextIOWrapper.flush(stream)  # outside the lock: the pipe's reader may need it to make room
+            with self.lock:
+                if not captured.settled():
+                    captured.dirty = True
+                    return False
+                if text:
+                    self.on_text(captured.name, text)
+            return True
+        if text:
+            with self.lock:
+                self.on_text(captured.name, text)
+        return True
+
+    def settled(self, fd):
+        if self.lock is None:
+            return False
+        with self.lock:
+            return fd.settled()
 
     def switch_to(self, stream):
         if self.forked:
@@ -244,7 +516,8 @@ class OutputCapture:
             other.text.flush()
         except Exception:  # fd closed by the cell: the write itself will say so
             pass
-        self.wait(other, other.start_sync())
+        if not self.settled(other):
+            self.wait(other, other.start_sync())
         self.last_writer = stream
 
     def flush_loop(self, cell_running):
@@ -276,7 +549,7 @@ class OutputCapture:
                 note = ("[Cairn: the cell closed or redirected fd %s; it now points at the kernel's output "
                         "again]\n" % " and ".join(str(fd) for fd in moved))
                 self.write_fd(self.err.fd, note.encode())
-        targets = [(fd, fd.start_sync()) for fd in (self.out, self.err)]
+        targets = [(fd, fd.start_sync()) for fd in (self.out, self.err) if not self.settled(fd)]
         for fd, target in targets:
             self.wait(fd, target)
 
@@ -643,7 +916,8 @@ class Kernel:
         self.diagnostics = os.fdopen(os.dup(2), "w", buffering=1)  # the host's view of our own stderr
         faulthandler.enable(self.diagnostics)  # a segfault in user code still leaves a trace for the host
         self.exec_id = None
-        self.capture = OutputCapture(self.on_output, self.log)
+        self.streams = StreamBuffer(self.channel)
+        self.capture = OutputCapture(self.on_output, self.log, self.streams)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)  # user code never reads the channel
         os.close(null)
@@ -672,7 +946,8 @@ class Kernel:
 
     def after_fork_in_child(self):
         self.channel.close_in_fork()
-        self.capture.forked = True
+        self.streams.forked = self.capture.forked = True
+        self.capture.out.dirty = self.capture.err.dirty = True  # keeps the child off the fast path
 
     def make_executor(self, use_ipython):
         if use_ipython:
@@ -688,7 +963,11 @@ class Kernel:
         return PlainExecutor(self)
 
     def send(self, message):
-        self.channel.send(message)
+        if self.streams.forked:
+            return
+        with self.streams.lock:  # earlier output first: a message never overtakes text written before it
+            self.streams.flush()
+            self.channel.send(message)
 
     def log(self, level, message):
         self.send({"type": "log", "level": level, "message": message})
@@ -697,7 +976,7 @@ class Kernel:
         if self.exec_id is None:  # printed while starting, before any execution
             self.log("warning", "%s: %s" % (name, text))
         else:  # between executions (a background thread or process), it goes with the latest one
-            self.send({"type": "stream", "id": self.exec_id, "name": name, "text": text})
+            self.streams.append(name, text)
 
     def on_sigint(self, signum, frame):
         if self.in_user_code:  # outside a cell (idle, or sending a result) an interrupt has nothing to stop
@@ -774,7 +1053,7 @@ class Kernel:
                 os._exit(0)
             else:
                 self.log("warning", "unknown message type %r" % kind)
-        os._exit(0)  # EOF: the host closed the channel
+        exit_with_group()  # EOF: the host closed the channel, or died without stopping this kernel
 
     def interrupt(self):
         waiting = self.pending_input
@@ -818,7 +1097,7 @@ class Kernel:
             return None, exc
 
     def execute(self, message):
-        self.exec_id = str(message.get("id"))
+        self.exec_id = self.streams.exec_id = str(message.get("id"))
         self.displays = 0
         signal.signal(signal.SIGINT, self.on_sigint)  # an earlier cell may have replaced it
         self.capture.last_writer = None
@@ -849,6 +1128,14 @@ class Kernel:
                      for name, value in list(self.executor.namespace.items())
                      if not name.startswith("_") and name not in hidden]
         self.send({"type": "variables", "id": message.get("id"), "variables": variables})
+
+
+def exit_with_group():
+    """Exits, and takes along whatever the cells started: with the host gone, nobody else would stop them.
+    The host starts the driver as the leader of its own process group; only then is the group ours."""
+    if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+    os._exit(0)
 
 
 def wait_for(replies):

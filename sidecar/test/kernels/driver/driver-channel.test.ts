@@ -152,6 +152,54 @@ describe.each(INTERPRETERS)('kernel driver channel: $label', (interpreter) => {
     );
   });
 
+  it('keeps the order of print() and writes by other routes to the same stream', async () => {
+    const { driver } = await DriverProcess.start(interpreter);
+    // print() may skip the capture pipe; after any other route has written it must not overtake that.
+    const run = await driver.execute(
+      [
+        'import ctypes, os, subprocess, sys',
+        "print('p1')",
+        "os.write(1, b'w1\\n')",
+        "print('p2')",
+        "subprocess.run(['echo', 'c1'])",
+        "print('p3')",
+        "sys.stdout.buffer.write(b'b1\\n')",
+        "print('p4')",
+        'libc = ctypes.CDLL(None)',
+        "libc.printf(b'f1\\n')",
+        'libc.fflush(None)',
+        "print('p5')",
+        "os.system('echo s1')",
+        "print('p6')",
+        'saved = os.dup(1)',
+        "f = os.open('out.txt', os.O_WRONLY | os.O_CREAT | os.O_TRUNC)",
+        'os.dup2(f, 1)',
+        "print('into the file', flush=True)",
+        'os.dup2(saved, 1)',
+        "print('p7')",
+        "open('out.txt').read()",
+      ].join('\n'),
+    );
+    expect(run.stdout).toBe('p1\nw1\np2\nc1\np3\nb1\np4\nf1\np5\ns1\np6\np7\n');
+    expect(run.result.return_value).toEqual({ 'text/plain': "'into the file\\n'" });
+  });
+
+  it('sends many small prints as a few stream messages, and a print before a pause at once', async () => {
+    const { driver } = await DriverProcess.start(interpreter);
+    const run = await driver.execute("for i in range(5000):\n    print('line', i)");
+    let expected = '';
+    for (let i = 0; i < 5000; i++) expected += `line ${i}\n`;
+    expect(run.stdout).toBe(expected);
+    expect(run.messages.filter((m) => m.type === 'stream').length).toBeLessThanOrEqual(20);
+    // Batched, but not held: the host sees it while the cell still waits.
+    const waiting = driver.start(
+      "import os, time\nprint('before the pause')\nwhile not os.path.exists('go'):\n    time.sleep(0.01)",
+    );
+    await driver.waitForOutput(waiting.id, 'before the pause\n');
+    fs.writeFileSync(path.join(driver.cwd, 'go'), '');
+    expect((await waiting.done).stdout).toBe('before the pause\n');
+  });
+
   it('captures the output of forked multiprocessing workers, which cannot reach the channel', async () => {
     const { driver } = await DriverProcess.start(interpreter);
     const run = await driver.execute(

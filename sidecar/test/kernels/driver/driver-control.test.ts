@@ -1,5 +1,6 @@
 // The driver while a cell runs and at the end of its life: input() round trips, interrupts (the POSIX
 // SIGINT path and the control-message path), shutdown, EOF and a process that exits from a cell.
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAllDrivers, DriverProcess, INTERPRETERS, type InputRequestMessage } from './driver-process';
 
@@ -89,11 +90,20 @@ describe.each(INTERPRETERS)('kernel driver control: $label', (interpreter) => {
     expect(await driver.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('exits 0 when the host closes its stdin', async () => {
+  it('exits when the host closes its stdin, taking along the processes its cells started', async () => {
     const driver = await start();
-    await driver.execute('x = 1');
+    // A host that dies without stopping the kernel: only the end of the channel tells the driver.
+    const run = await driver.execute(
+      "import subprocess\nchild = subprocess.Popen(['sleep', '300'])\nchild.pid",
+    );
+    const childPid = Number(run.result.return_value?.['text/plain']);
+    expect(isRunning(childPid)).toBe(true);
     driver.closeStdin();
-    expect(await driver.exited).toEqual({ code: 0, signal: null });
+    // The driver kills its own process group (it leads it), itself included.
+    expect(await driver.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const deadline = Date.now() + 10_000;
+    while (isRunning(childPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(isRunning(childPid)).toBe(false);
   });
 
   it('lets a cell end the process with os._exit, which the host sees as the exit code', async () => {
@@ -103,3 +113,17 @@ describe.each(INTERPRETERS)('kernel driver control: $label', (interpreter) => {
     expect(driver.messages.some((m) => m.type === 'result' && m.id === run.id)).toBe(false);
   });
 });
+
+/** Whether a process with that pid exists and is not a zombie (a killed child waits to be reaped by init). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) is all there is
+  }
+}
