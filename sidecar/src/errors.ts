@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'keychain_unavailable'
   | 'python_not_found'
   | 'jupyter_unreachable'
+  | 'mcp_unavailable'
   | 'model_auth'
   | 'model_overloaded'
   | 'model_rate_limited'
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorCode, number> = {
   keychain_unavailable: 503,
   python_not_found: 503,
   jupyter_unreachable: 502,
+  mcp_unavailable: 502,
   model_auth: 502,
   model_overloaded: 503,
   model_rate_limited: 429,

@@ -8,6 +8,7 @@ import { toolsForSession } from '../tools/registry';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { closeDanglingToolUses } from './history-repair';
 import type { KernelService } from './kernel-service';
+import type { McpSessionService } from './mcp-session-service';
 import { createModelClient } from './model-client';
 import { resolveModelSettings } from './model-settings';
 import { resolveProjectRoot } from './project-service';
@@ -25,6 +26,8 @@ export interface AgentRuntimeOptions {
   conversationOnly: boolean;
   /** The sessions' Python kernels; null where this deployment has none (conversation-only). */
   kernels?: KernelService | null;
+  /** The sessions' MCP servers; null where this deployment has none (conversation-only). */
+  mcp?: McpSessionService | null;
   env?: NodeJS.ProcessEnv;
   /** The SDK's retry count for model requests. */
   modelMaxRetries?: number;
@@ -119,11 +122,15 @@ export class AgentRuntime {
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
       // Opening the session's kernels here starts a warm one while the model thinks.
       const kernels = projectRoot ? (this.options.kernels?.forTurn(sessionId, turnId) ?? null) : null;
-      const tools = toolsForSession({
-        hasProject: projectRoot !== null,
-        conversationOnly: this.options.conversationOnly,
-        kernels,
-      });
+      const mcpTools = (await this.options.mcp?.toolsForTurn(sessionId, projectRoot)) ?? [];
+      const tools = [
+        ...toolsForSession({
+          hasProject: projectRoot !== null,
+          conversationOnly: this.options.conversationOnly,
+          kernels,
+        }),
+        ...mcpTools,
+      ];
       const settings = await resolveModelSettings(
         this.store.models.active(),
         this.options.keychain,
@@ -185,6 +192,7 @@ export class AgentRuntime {
     if (!this.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
     await this.cancelSessionTurns(sessionId);
     await this.options.kernels?.closeSession(sessionId);
+    await this.options.mcp?.closeSession(sessionId);
     this.store.sessions.delete(sessionId);
     this.files.removeSession(sessionId);
   }
@@ -194,6 +202,7 @@ export class AgentRuntime {
     const sessionIds = this.store.sessions.listIdsByProject(projectId);
     await Promise.all(sessionIds.map((id) => this.cancelSessionTurns(id)));
     await Promise.all(sessionIds.map((id) => this.options.kernels?.closeSession(id)));
+    await Promise.all(sessionIds.map((id) => this.options.mcp?.closeSession(id)));
     this.store.projects.delete(projectId);
     for (const id of sessionIds) this.files.removeSession(id);
   }
@@ -207,6 +216,12 @@ export class AgentRuntime {
   async shutdown(): Promise<void> {
     await Promise.all([...this.running.keys()].map((id) => this.cancelTurn(id)));
     await this.options.kernels?.shutdown();
+    await this.options.mcp?.shutdown();
+  }
+
+  /** Whether a turn of the session runs now (an MCP reset then waits for the next turn). */
+  isSessionRunning(sessionId: string): boolean {
+    return [...this.running.values()].some((r) => r.sessionId === sessionId);
   }
 
   /**

@@ -10,6 +10,8 @@ import { AgentRuntime } from './agent-runtime';
 import { KernelProviderService } from './kernel-provider-service';
 import type { KernelService } from './kernel-service';
 import { createKernelService } from './kernel-setup';
+import { McpConfigService } from './mcp-config-service';
+import { McpSessionService } from './mcp-session-service';
 
 export interface SidecarCoreOptions {
   dataDir: string;
@@ -33,6 +35,10 @@ export interface SidecarCore {
   kernels: KernelService | null;
   /** Where kernels start (this machine or a Jupyter Server); null in conversation-only mode. */
   kernelProvider: KernelProviderService | null;
+  /** The sessions' MCP servers; null in conversation-only mode. */
+  mcp: McpSessionService | null;
+  /** MCP server configurations; null in conversation-only mode. */
+  mcpConfig: McpConfigService | null;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,16 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
     const kernels = kernelProvider
       ? createKernelService({ store, dataDir: options.dataDir, env, logger, provider: kernelProvider })
       : null;
+    const mcp = conversationOnly
+      ? null
+      : new McpSessionService({
+          store,
+          keychain,
+          dataDir: options.dataDir,
+          env,
+          logger: logger.child({ component: 'mcp' }),
+        });
+    const mcpConfig = conversationOnly ? null : new McpConfigService(store, keychain);
     const runtime = new AgentRuntime({
       store,
       dataDir: options.dataDir,
@@ -68,6 +84,7 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
       logger,
       conversationOnly,
       kernels,
+      mcp,
       env,
       modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
       maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
@@ -84,6 +101,8 @@ export function openSidecarCore(options: SidecarCoreOptions): SidecarCore {
       conversationOnly,
       kernels,
       kernelProvider,
+      mcp,
+      mcpConfig,
       async close() {
         await runtime.shutdown();
         opened.close();

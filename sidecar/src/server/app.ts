@@ -12,6 +12,7 @@ import {
 } from './request-policy';
 import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
+import { registerMcpRoutes } from './routes/mcp-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { registerModelRoutes } from './routes/model-routes';
 import { registerProjectRoutes } from './routes/project-routes';
@@ -105,6 +106,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerModelRoutes(app, options);
   registerKernelRoutes(app, options);
   registerKernelProviderRoutes(app, options);
+  registerMcpRoutes(app, options);
   app.addHook('onResponse', async (req, reply) => {
     // Paths only: a query string could carry something a person pasted by mistake.
     const fields = {

@@ -1,6 +1,8 @@
 import type { AgentRuntime } from '../agent/agent-runtime';
 import type { KernelProviderService } from '../agent/kernel-provider-service';
 import type { KernelService } from '../agent/kernel-service';
+import type { McpConfigService } from '../agent/mcp-config-service';
+import type { McpSessionService } from '../agent/mcp-session-service';
 import type { Logger } from '../log/logger';
 import type { Keychain } from '../secrets/keychain';
 import type { Store } from '../store/store';
@@ -13,6 +15,9 @@ export interface ServerContext {
   kernels: KernelService | null;
   /** Where kernels start; null in conversation-only mode. */
   kernelProvider: KernelProviderService | null;
+  /** MCP server configurations and the sessions' connections; null in conversation-only mode. */
+  mcpConfig: McpConfigService | null;
+  mcp: McpSessionService | null;
   keychain: Keychain;
   logger: Logger;
   version: string;

@@ -60,6 +60,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       runtime: core.runtime,
       kernels: core.kernels,
       kernelProvider: core.kernelProvider,
+      mcpConfig: core.mcpConfig,
+      mcp: core.mcp,
       keychain: core.keychain,
       logger: core.logger,
       version: VERSION,

@@ -154,6 +154,27 @@ CREATE INDEX artifacts_by_session ON artifacts(session_id);
     description: "projects: the Python interpreter set for the project's kernels (null: the default)",
     sql: 'ALTER TABLE projects ADD COLUMN python_path TEXT;',
   },
+  {
+    version: 5,
+    description:
+      "MCP servers (secrets only as markers: their values live in the keychain) and sessions' snapshots",
+    sql: `
+CREATE TABLE mcp_servers (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  enabled INTEGER NOT NULL DEFAULT 0,
+  config TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE session_mcp (
+  session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  snapshot TEXT,
+  snapshot_at TEXT,
+  reset_pending INTEGER NOT NULL DEFAULT 0
+);
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -3,10 +3,12 @@ import { ArtifactsRepo } from './artifacts-repo';
 import { ContextVersionsRepo } from './context-versions-repo';
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database';
 import { EventJournal } from './event-journal';
+import { McpServersRepo } from './mcp-servers-repo';
 import { MessagesRepo } from './messages-repo';
 import { ModelConfigsRepo } from './model-configs-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
+import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
 import { ToolCallsRepo } from './tool-calls-repo';
@@ -27,6 +29,8 @@ export class Store {
   readonly models: ModelConfigsRepo;
   readonly settings: SettingsRepo;
   readonly artifacts: ArtifactsRepo;
+  readonly mcpServers: McpServersRepo;
+  readonly sessionMcp: SessionMcpRepo;
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -40,6 +44,8 @@ export class Store {
     this.models = new ModelConfigsRepo(db);
     this.settings = new SettingsRepo(db);
     this.artifacts = new ArtifactsRepo(db);
+    this.mcpServers = new McpServersRepo(db);
+    this.sessionMcp = new SessionMcpRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

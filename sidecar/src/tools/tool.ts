@@ -34,6 +34,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   sideEffects: boolean;
   /** Shell and file tools exist only in sessions with a project. */
   needsProject: boolean;
+  /** The input schema as JSON, for tools that come with one (MCP); inputSchema then only checks the shape. */
+  jsonSchema?: Record<string, unknown>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -51,6 +53,7 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
 
 /** The JSON schema the model sees for a tool's input. */
 export function toolInputJsonSchema(tool: Tool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
   const schema = z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;

@@ -16,9 +16,11 @@ const SIDECAR_ALLOWED: Record<string, string[]> = {
   kernels: ['errors', 'config', 'log'],
   // The kernel tools use the kernels' types and default name; the agent gives them a session's kernels.
   tools: ['kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  agent: ['context', 'tools', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  server: ['agent', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  cli: ['server', 'agent', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  // MCP connections and config import; resolve-server reads the stored config's types from store/.
+  mcp: ['store', 'protocol', 'errors', 'config', 'log', 'secrets'],
+  agent: ['context', 'tools', 'kernels', 'mcp', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  server: ['agent', 'kernels', 'mcp', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
+  cli: ['server', 'agent', 'kernels', 'mcp', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
 };
 
 function sourceFiles(dir: string): string[] {

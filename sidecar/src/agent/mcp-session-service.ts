@@ -1,0 +1,269 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CairnError } from '../errors';
+import type { Logger } from '../log/logger';
+import { McpConnection } from '../mcp/mcp-connection';
+import { resolveServer } from '../mcp/resolve-server';
+import { agentToolNames } from '../mcp/tool-names';
+import type { McpConnectionState, McpSessionServer, McpSessionStatus } from '../protocol';
+import type { Keychain } from '../secrets/keychain';
+import type { McpServerRow } from '../store/mcp-servers-repo';
+import type { Store } from '../store/store';
+import { childEnv } from '../tools/child-env';
+import type { Tool } from '../tools/tool';
+import { mcpSecretAccount } from './mcp-config-service';
+import { mcpAgentTool } from './mcp-tools';
+
+export interface McpSessionServiceOptions {
+  store: Store;
+  keychain: Keychain;
+  dataDir: string;
+  /** The sidecar's environment: what env references read, and (without secrets) what servers start from. */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+interface ServerSlot {
+  row: McpServerRow;
+  connection: McpConnection | null;
+  state: McpConnectionState | 'not_started';
+  error: string | null;
+  stopWatching: (() => void) | null;
+}
+
+interface SessionServers {
+  snapshotAt: string;
+  slots: ServerSlot[];
+  /** Connecting, so two turns (or a turn and a reset) do not start the same servers twice. */
+  busy: Promise<void> | null;
+}
+
+/**
+ * The MCP servers of each session: the enabled servers are snapshot at the session's first run (later
+ * changes apply to sessions not yet run; a reset loads the current configuration before the next message),
+ * connections are held per session and reused across turns, and every way a session ends stops them with
+ * their process trees.
+ */
+export class McpSessionService {
+  private readonly sessions = new Map<string, SessionServers>();
+  private closed = false;
+
+  constructor(private readonly options: McpSessionServiceOptions) {}
+
+  /**
+   * The session's MCP tools for a turn about to start: takes the snapshot if there is none (or a reset is
+   * pending), connects servers not connected (failed or crashed ones are tried again), and names the tools.
+   * A server marked block_on_failure that does not connect stops the turn with an error naming it.
+   */
+  async toolsForTurn(sessionId: string, projectRoot: string | null): Promise<Tool[]> {
+    if (this.closed) return [];
+    const session = await this.prepare(sessionId, projectRoot);
+    if (!session) return [];
+    const blocking = session.slots.filter((s) => s.row.config.block_on_failure && s.state !== 'connected');
+    if (blocking.length > 0) {
+      throw new CairnError(
+        'mcp_unavailable',
+        blocking
+          .map(
+            (s) =>
+              `The MCP server "${s.row.config.name}" must connect before this session runs, and it did not: ${s.error ?? s.state}.`,
+          )
+          .join(' ') +
+          ' Fix it in Settings → MCP (or switch off "block the session"), then reset the session\'s MCP servers.',
+      );
+    }
+    return this.tools(session);
+  }
+
+  status(sessionId: string): McpSessionStatus {
+    const stored = this.options.store.sessionMcp.get(sessionId);
+    const session = this.sessions.get(sessionId);
+    const resetPending = stored?.reset_pending ?? false;
+    if (!session) {
+      const rows = resetPending ? [] : (stored?.snapshot ?? []);
+      return {
+        snapshot_at: resetPending ? null : (stored?.snapshot_at ?? null),
+        reset_pending: resetPending,
+        servers: rows.map((row) => ({
+          server_id: row.id,
+          name: row.config.name,
+          transport: row.config.transport,
+          state: 'not_started',
+          error: null,
+          tools: [],
+        })),
+      };
+    }
+    const names = this.names(session);
+    return {
+      snapshot_at: session.snapshotAt,
+      reset_pending: resetPending,
+      servers: session.slots.map(
+        (slot): McpSessionServer => ({
+          server_id: slot.row.id,
+          name: slot.row.config.name,
+          transport: slot.row.config.transport,
+          state: slot.state,
+          error: slot.error,
+          tools: (slot.connection?.tools ?? [])
+            .filter((t) => t.allowed)
+            .map((t) => ({
+              agent_name: names.get(slot.row.id)?.get(t.name) ?? t.name,
+              name: t.name,
+              description: t.description,
+              available: slot.state === 'connected',
+            })),
+        }),
+      ),
+    };
+  }
+
+  /**
+   * Loads the current configuration before the session's next message. Connections stop now unless a turn
+   * is running (it keeps its tools; the next turn starts afresh). History is untouched.
+   */
+  async reset(sessionId: string, turnRunning: boolean): Promise<void> {
+    this.options.store.sessionMcp.markReset(sessionId);
+    if (!turnRunning) await this.closeSession(sessionId);
+  }
+
+  /** Stops the session's servers (its deletion, or a reset). */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    this.sessions.delete(sessionId);
+    if (session) await stopAll(session);
+  }
+
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map(stopAll));
+  }
+
+  private async prepare(sessionId: string, projectRoot: string | null): Promise<SessionServers | null> {
+    const { store } = this.options;
+    let stored = store.sessionMcp.get(sessionId);
+    let session = this.sessions.get(sessionId);
+    if (!stored?.snapshot || stored.reset_pending) {
+      if (session) await this.closeSession(sessionId);
+      stored = store.sessionMcp.takeSnapshot(sessionId, store.mcpServers.enabled());
+      session = undefined;
+    }
+    const rows = stored.snapshot ?? [];
+    if (rows.length === 0) return null;
+    if (!session) {
+      session = {
+        snapshotAt: stored.snapshot_at ?? new Date().toISOString(),
+        slots: rows.map((row) => ({
+          row,
+          connection: null,
+          state: 'not_started',
+          error: null,
+          stopWatching: null,
+        })),
+        busy: null,
+      };
+      this.sessions.set(sessionId, session);
+    }
+    const current = session;
+    while (current.busy) await current.busy;
+    current.busy = (async () => {
+      const cwd = projectRoot ?? this.scratchDir(sessionId);
+      await Promise.all(
+        current.slots.filter((s) => s.state !== 'connected').map((s) => this.connect(s, cwd)),
+      );
+    })();
+    try {
+      await current.busy;
+    } finally {
+      current.busy = null;
+    }
+    // A reset or deletion while connecting: what was started belongs to nobody now.
+    if (this.sessions.get(sessionId) !== current) {
+      await stopAll(current);
+      return null;
+    }
+    return current;
+  }
+
+  private async connect(slot: ServerSlot, cwd: string): Promise<void> {
+    slot.stopWatching?.();
+    await slot.connection?.close().catch(() => {});
+    slot.connection = null;
+    slot.state = 'connecting';
+    slot.error = null;
+    try {
+      const { server } = await resolveServer(slot.row.config, {
+        serverId: slot.row.id,
+        cwd,
+        baseEnv: childEnv(this.options.env),
+        lookupEnv: this.options.env,
+        keychain: this.options.keychain,
+        secretAccount: mcpSecretAccount,
+      });
+      const connection = await McpConnection.connect(server, {
+        logger: this.options.logger.child({ mcp_server: slot.row.config.name }),
+      });
+      slot.connection = connection;
+      slot.state = connection.state;
+      slot.stopWatching = connection.onStateChange((state, error) => {
+        slot.state = state;
+        slot.error = error;
+      });
+    } catch (err) {
+      slot.state = 'failed';
+      slot.error = err instanceof Error ? err.message : String(err);
+      this.options.logger.warn('an MCP server did not connect', {
+        server: slot.row.config.name,
+        error: slot.error,
+      });
+    }
+  }
+
+  private names(session: SessionServers): Map<string, Map<string, string>> {
+    return agentToolNames(
+      session.slots.map((s) => ({
+        serverId: s.row.id,
+        serverName: s.row.config.name,
+        tools: (s.connection?.tools ?? []).filter((t) => t.allowed).map((t) => t.name),
+      })),
+    );
+  }
+
+  private tools(session: SessionServers): Tool[] {
+    const names = this.names(session);
+    return session.slots.flatMap((slot) =>
+      slot.state !== 'connected' || !slot.connection
+        ? []
+        : slot.connection.tools
+            .filter((def) => def.allowed)
+            .map((def) =>
+              mcpAgentTool({
+                agentName: names.get(slot.row.id)?.get(def.name) ?? def.name,
+                serverName: slot.row.config.name,
+                def,
+                connection: () => slot.connection,
+              }),
+            ),
+    );
+  }
+
+  private scratchDir(sessionId: string): string {
+    const dir = path.join(this.options.dataDir, 'sessions', sessionId, 'mcp-scratch');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+}
+
+async function stopAll(session: SessionServers): Promise<void> {
+  await Promise.all(
+    session.slots.map(async (slot) => {
+      slot.stopWatching?.();
+      const connection = slot.connection;
+      slot.connection = null;
+      slot.state = 'stopped';
+      await connection?.close().catch(() => {});
+    }),
+  );
+}

@@ -1,0 +1,385 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log/logger';
+import { silentLogger } from '../log/logger';
+import { MCP_LIMITS } from '../protocol/mcp';
+import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
+import { convertCallResult, type McpCallResult } from './mcp-results';
+import { checkMcpUrl } from './mcp-url';
+import { StdioTransport } from './stdio-transport';
+
+export type { McpAttachment, McpCallResult } from './mcp-results';
+
+export interface ResolvedMcpServer {
+  id: string;
+  name: string;
+  transport: 'stdio' | 'streamable_http';
+  /** stdio: spawned without a shell; the caller has already turned `.cmd` launchers into a real program. */
+  program: string | null;
+  args: string[];
+  cwd: string | null;
+  /** The child's full environment. */
+  env: Record<string, string>;
+  windowsVerbatimArguments?: boolean;
+  url: string | null;
+  /** The bearer token is already in `Authorization`. */
+  headers: Record<string, string>;
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  allowTools: string[] | null;
+  denyTools: string[];
+}
+
+export interface McpToolDef {
+  name: string;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  allowed: boolean;
+}
+
+export type McpConnectionState = 'connecting' | 'connected' | 'failed' | 'crashed' | 'stopped';
+
+export class McpConnectionError extends Error {
+  override name = 'McpConnectionError';
+}
+export class McpCallError extends Error {
+  override name = 'McpCallError';
+}
+
+/** Whether the allow/deny lists let the agent have a tool: no allow-list means all, [] none, deny wins. */
+export function toolAllowed(name: string, allow: string[] | null, deny: string[]): boolean {
+  if (deny.includes(name)) return false;
+  return allow === null || allow.includes(name);
+}
+
+const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const MAX_LIST_PAGES = 64;
+
+interface Call {
+  tool: string;
+  id: string | number | null;
+  controller: AbortController;
+}
+
+/**
+ * One live connection to an MCP server: initialize and tools/list at connect, then tool calls until close.
+ * Failures become McpConnectionError / McpCallError with messages for people; nothing is ever replayed.
+ */
+export class McpConnection {
+  private info: { name: string; version: string } | null = null;
+  private toolDefs: McpToolDef[] = [];
+  private current: McpConnectionState = 'connecting';
+  private error: string | null = null;
+  private readonly listeners = new Set<(state: McpConnectionState, error: string | null) => void>();
+  private readonly calls = new Set<Call>();
+  /** Calls whose tools/call has not gone out yet, in order; the outgoing message gives each its id. */
+  private readonly awaitingId: Call[] = [];
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly server: ResolvedMcpServer,
+    private readonly client: Client,
+    private readonly transport: Transport,
+    private readonly log: Logger,
+  ) {}
+
+  static async connect(
+    server: ResolvedMcpServer,
+    opts: { logger?: Logger; signal?: AbortSignal } = {},
+  ): Promise<McpConnection> {
+    const log = (opts.logger ?? silentLogger).child({ mcp_server: server.id });
+    const fail = (why: string) =>
+      new McpConnectionError(`MCP server "${server.name}" could not connect: ${why}`);
+    let conn: McpConnection | null = null;
+    const hooks = {
+      onRequestFailed: (id: string | number, message: string) => conn?.failRequest(id, message),
+    };
+    let transport: Transport;
+    let stdio: StdioTransport | null = null;
+    if (server.transport === 'stdio') {
+      if (!server.program) throw fail('no command is set');
+      stdio = new StdioTransport({
+        program: server.program,
+        args: server.args,
+        cwd: server.cwd,
+        env: server.env,
+        windowsVerbatimArguments: server.windowsVerbatimArguments,
+        maxMessageBytes: MCP_LIMITS.resultBytes,
+      });
+      stdio.onOversized = (id, bytes) => {
+        const message = `the server's answer is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MCP_LIMITS.resultBytes / 1024 / 1024} MiB limit for one result`;
+        if (id !== null) conn?.failRequest(id, message);
+        else log.warn('mcp message over the limit dropped', { bytes });
+      };
+      transport = stdio;
+    } else {
+      if (!server.url) throw fail('no URL is set');
+      let endpoint: URL;
+      try {
+        endpoint = new URL(checkMcpUrl(server.url));
+      } catch (err) {
+        throw fail((err as Error).message);
+      }
+      transport = createHttpTransport(endpoint, server.headers, MCP_LIMITS.resultBytes, hooks);
+    }
+
+    const client = new Client({ name: 'cairn', version: '1' }, { capabilities: {} });
+    conn = new McpConnection(server, client, transport, log);
+    const c = conn;
+    c.watchTransport(transport, stdio);
+
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`it did not finish starting within ${secs(server.startupTimeoutMs)}`)),
+      server.startupTimeoutMs,
+    );
+    const onAbort = () => deadline.abort(new Error('the connection attempt was cancelled'));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    if (opts.signal?.aborted) onAbort();
+    const reqOpts = { signal: deadline.signal, timeout: server.startupTimeoutMs + 1_000 };
+    try {
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      await Promise.race([client.connect(transport, reqOpts), abortPromise(deadline.signal)]);
+      const version = client.getServerVersion();
+      c.info = version ? { name: version.name, version: version.version } : null;
+      c.toolDefs = await c.listAllTools(reqOpts, deadline.signal);
+      c.setState('connected', null);
+      log.info('mcp server connected', { tools: c.tools.length });
+      return c;
+    } catch (err) {
+      const why = c.describeStartFailure(err, stdio, deadline.signal);
+      c.error = why;
+      c.current = 'failed';
+      await c.shutdown();
+      throw fail(stdio?.stderr.trim() ? `${why}\nIts last output on stderr:\n${stdio.stderr.trim()}` : why);
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  get serverInfo(): { name: string; version: string } | null {
+    return this.info;
+  }
+
+  /** Every tool the server listed, each marked with whether the allow/deny lists let the agent have it. */
+  get tools(): readonly McpToolDef[] {
+    return this.toolDefs;
+  }
+
+  get state(): McpConnectionState {
+    return this.current;
+  }
+
+  /** Why it failed or crashed, in words; null otherwise. */
+  get lastError(): string | null {
+    return this.error;
+  }
+
+  onStateChange(listener: (state: McpConnectionState, error: string | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<McpCallResult> {
+    const tool = this.tools.find((t) => t.name === name);
+    if (!tool) throw new McpCallError(`MCP server "${this.server.name}" has no tool named "${name}"`);
+    if (!tool.allowed) {
+      throw new McpCallError(
+        `the tool "${name}" of MCP server "${this.server.name}" is not allowed by its settings`,
+      );
+    }
+    if (this.current !== 'connected') throw new McpCallError(this.unavailable());
+
+    const call: Call = { tool: name, id: null, controller: new AbortController() };
+    const abort = (why: string) => {
+      if (!call.controller.signal.aborted) call.controller.abort(new McpCallError(why));
+    };
+    const timeoutMs = this.server.toolTimeoutMs;
+    const timer = setTimeout(
+      () =>
+        abort(
+          `the tool "${name}" of MCP server "${this.server.name}" did not answer within ${secs(timeoutMs)}; the call was cancelled`,
+        ),
+      timeoutMs,
+    );
+    const onAbort = () => abort(`the call to "${name}" was cancelled`);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    if (opts.signal?.aborted) onAbort();
+    this.calls.add(call);
+    this.awaitingId.push(call);
+    try {
+      // Our own timer cancels the call (the SDK then sends notifications/cancelled); the SDK's is a backstop.
+      const result = await this.client.callTool({ name, arguments: args }, undefined, {
+        signal: call.controller.signal,
+        timeout: timeoutMs + 5_000,
+      });
+      return convertCallResult(result as Parameters<typeof convertCallResult>[0]);
+    } catch (err) {
+      if (call.controller.signal.aborted) throw call.controller.signal.reason as McpCallError;
+      // Re-read: the state may have changed while the call was out.
+      const state = this.state as McpConnectionState;
+      if (state === 'crashed' || state === 'stopped') throw new McpCallError(this.unavailable());
+      if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+        throw new McpCallError(this.unavailable());
+      }
+      throw new McpCallError(
+        `the tool "${name}" of MCP server "${this.server.name}" failed: ${describe(err)}`,
+      );
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      this.calls.delete(call);
+      const i = this.awaitingId.indexOf(call);
+      if (i >= 0) this.awaitingId.splice(i, 1);
+    }
+  }
+
+  /** Stops the server (its whole process tree for stdio) or ends the HTTP session. */
+  async close(): Promise<void> {
+    if (this.current !== 'stopped') this.setState('stopped', null);
+    await this.shutdown();
+  }
+
+  private shutdown(): Promise<void> {
+    this.closing ??= (async () => {
+      const t = this.transport as Partial<StreamableHTTPClientTransport>;
+      if (typeof t.terminateSession === 'function' && t.sessionId) {
+        // Best effort, bounded: a server that is gone must not hold up the close.
+        await Promise.race([t.terminateSession.call(t).catch(() => {}), sleep(2_000)]);
+      }
+      await this.client.close().catch(() => {});
+      await this.transport.close().catch(() => {});
+    })();
+    return this.closing;
+  }
+
+  private setState(state: McpConnectionState, error: string | null): void {
+    this.current = state;
+    this.error = error;
+    for (const l of this.listeners) {
+      try {
+        l(state, error);
+      } catch (err) {
+        this.log.warn('mcp state listener threw', { error: describe(err) });
+      }
+    }
+  }
+
+  private unavailable(): string {
+    if (this.current === 'crashed') return `MCP server "${this.server.name}": ${this.error ?? 'it stopped'}`;
+    if (this.current === 'stopped') return `MCP server "${this.server.name}" was stopped`;
+    return `MCP server "${this.server.name}" is not connected${this.error ? `: ${this.error}` : ''}`;
+  }
+
+  /** A request failed in the transport (answer too large, stream dropped): fail its call now. */
+  private failRequest(id: string | number, message: string): void {
+    for (const call of this.calls) {
+      if (call.id === id && !call.controller.signal.aborted) {
+        call.controller.abort(new McpCallError(`MCP server "${this.server.name}": ${message}`));
+      }
+    }
+  }
+
+  private watchTransport(transport: Transport, stdio: StdioTransport | null): void {
+    // Outgoing tools/call requests give the waiting calls their JSON-RPC ids (the SDK picks them).
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) => {
+      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+        const i = this.awaitingId.findIndex((c) => c.tool === message.params?.name);
+        const call = i >= 0 ? this.awaitingId.splice(i, 1)[0] : undefined;
+        if (call) call.id = message.id;
+      }
+      return send(message, options);
+    };
+    transport.onclose = () => {
+      if (this.current !== 'connected') return;
+      const why = stdio?.fatal ?? 'the connection closed';
+      const tail = stdio?.stderr.trim().slice(-1_000);
+      const crashed = `${why}; its tools are unavailable until the session is reset${tail ? `. Its last output on stderr:\n${tail}` : ''}`;
+      this.log.warn('mcp server crashed', { error: crashed });
+      this.setState('crashed', crashed);
+      for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
+    };
+    transport.onerror = (err) => {
+      this.log.debug('mcp transport error', { error: err.message });
+      // The SDK reports a lost HTTP stream this way once its bounded reconnection has given up.
+      if (!stdio && /Maximum reconnection attempts/.test(err.message) && this.current === 'connected') {
+        this.setState(
+          'crashed',
+          `the connection to ${this.server.url ?? 'the server'} was lost and did not come back after ${HTTP_RECONNECT_ATTEMPTS} attempts; its tools are unavailable until the session is reset`,
+        );
+        for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
+        void this.shutdown();
+      }
+    };
+  }
+
+  private async listAllTools(
+    reqOpts: { signal: AbortSignal; timeout: number },
+    signal: AbortSignal,
+  ): Promise<McpToolDef[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const res = await Promise.race([
+        this.client.listTools(cursor ? { cursor } : undefined, reqOpts),
+        abortPromise(signal),
+      ]);
+      tools.push(...res.tools);
+      if (tools.length > MCP_LIMITS.toolsPerServer) {
+        throw new Error(
+          `it lists more than ${MCP_LIMITS.toolsPerServer} tools, the limit per server; use a server with fewer tools`,
+        );
+      }
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(tools));
+    if (bytes > MCP_LIMITS.catalogBytes) {
+      throw new Error(
+        `its tool catalog is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MCP_LIMITS.catalogBytes / 1024 / 1024} MiB limit`,
+      );
+    }
+    const { allowTools, denyTools } = this.server;
+    return tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? null,
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      allowed: toolAllowed(t.name, allowTools, denyTools),
+    }));
+  }
+
+  private describeStartFailure(err: unknown, stdio: StdioTransport | null, deadline: AbortSignal): string {
+    if (stdio?.fatal) {
+      return stdio.exit && !/not MCP/.test(stdio.fatal)
+        ? `${stdio.fatal} before it finished starting`
+        : stdio.fatal;
+    }
+    if (deadline.aborted) return describe(deadline.reason);
+    return describe(err);
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof McpError) return err.message.replace(/^MCP error -?\d+: /, '');
+  if (!(err instanceof Error)) return String(err);
+  // fetch's own message ("fetch failed") hides the reason in its cause.
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code || cause?.message ? `${err.message} (${cause.code ?? cause.message})` : err.message;
+}
+
+function abortPromise(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
