@@ -7,6 +7,7 @@ import './styles/conversation.css';
 import './styles/settings.css';
 import './styles/backend.css';
 import './styles/kernel.css';
+import './styles/mcp.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

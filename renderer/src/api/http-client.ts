@@ -1,8 +1,12 @@
 import type { z } from 'zod';
 import type {
   ApprovalMode,
+  CreateMcpServerRequest,
   CreateModelRequest,
+  McpImportRequest,
+  SetMcpSecretsRequest,
   UpdateKernelProviderRequest,
+  UpdateMcpServerRequest,
   UpdateModelRequest,
 } from '../../../sidecar/src/protocol';
 import {
@@ -17,6 +21,12 @@ import {
   KernelProviderSettings,
   KernelProviderTestResult,
   KernelVariableList,
+  McpImportPreview,
+  McpImportResult,
+  McpServer,
+  McpServerList,
+  McpSessionStatus,
+  McpTestResult,
   ModelConfig,
   ModelList,
   Project,
@@ -164,6 +174,32 @@ export class CairnClient {
     this.blob(this.kernelPath(sessionId, kernel, 'notebook'));
   /** A saved rich output (an image…), to show from memory through an object URL. */
   artifactBlob = (id: string) => this.blob(`/api/artifacts/${enc(id)}`);
+
+  listMcpServers = async () => (await this.request('GET', '/api/mcp/servers', McpServerList)).servers;
+  /** A new MCP server; it starts disabled. Secret values go separately, through setMcpSecrets. */
+  createMcpServer = (input: CreateMcpServerRequest) =>
+    this.request('POST', '/api/mcp/servers', McpServer, input);
+  updateMcpServer = (id: string, patch: UpdateMcpServerRequest) =>
+    this.request('PATCH', `/api/mcp/servers/${enc(id)}`, McpServer, patch);
+  deleteMcpServer = (id: string) => this.request('DELETE', `/api/mcp/servers/${enc(id)}`, null);
+  /** Write-only: a string sets a secret in the server's keychain, null removes it. */
+  setMcpSecrets = (id: string, secrets: SetMcpSecretsRequest) =>
+    this.request('PUT', `/api/mcp/servers/${enc(id)}/secrets`, McpServer, secrets);
+  /** Starts or connects, runs initialize and tools/list only. */
+  testMcpServer = (id: string) => this.request('POST', `/api/mcp/servers/${enc(id)}/test`, McpTestResult);
+  /** Reads another app's config and previews it (no `confirm`). */
+  previewMcpImport = (input: Omit<McpImportRequest, 'confirm'>) =>
+    this.request('POST', '/api/mcp/import', McpImportPreview, input);
+  /** Imports the servers `confirm` names, with the answers to their placeholders. */
+  confirmMcpImport = (input: McpImportRequest & { confirm: NonNullable<McpImportRequest['confirm']> }) =>
+    this.request('POST', '/api/mcp/import', McpImportResult, input);
+  sessionMcp = (sessionId: string) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/mcp`, McpSessionStatus);
+  /** The current configuration is loaded before the session's next message. */
+  resetSessionMcp = (sessionId: string) =>
+    this.request('POST', `/api/sessions/${enc(sessionId)}/mcp/reset`, McpSessionStatus);
+  /** The images, audio and resources an MCP call returned (its mcp_result.json), fetched with the token. */
+  mcpResultBlob = (toolCallId: string) => this.blob(`/api/tool-calls/${enc(toolCallId)}/mcp-result`);
 
   private kernelPath(sessionId: string, kernel: string, action: string): string {
     return `/api/sessions/${enc(sessionId)}/kernels/${enc(kernel)}/${action}`;

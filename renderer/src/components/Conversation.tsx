@@ -9,6 +9,7 @@ import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
 import { Composer } from './Composer';
 import { KernelPanel } from './kernel/KernelPanel';
+import { McpSessionPanel } from './mcp/McpSessionPanel';
 import { SessionHeader } from './SessionHeader';
 import { TurnBlock } from './TurnBlock';
 
@@ -165,7 +166,15 @@ export function Conversation(props: {
       />
       {kernelController &&
         props.panelTarget &&
-        createPortal(<KernelPanel client={props.client} controller={kernelController} />, props.panelTarget)}
+        createPortal(
+          <>
+            {controller && (
+              <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />
+            )}
+            <KernelPanel client={props.client} controller={kernelController} />
+          </>,
+          props.panelTarget,
+        )}
     </section>
   );
 }

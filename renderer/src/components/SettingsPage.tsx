@@ -6,6 +6,7 @@ import { AboutSection } from './settings/AboutSection';
 import { BackendSection } from './settings/BackendSection';
 import { KernelsSection } from './settings/KernelsSection';
 import { LanguageSection } from './settings/LanguageSection';
+import { McpSection } from './settings/McpSection';
 import { ModelsSection } from './settings/ModelsSection';
 import { TestBackendPage } from './settings/TestBackendPage';
 
@@ -97,6 +98,7 @@ function SettingsMain(props: {
         )}
         <ModelsSection client={client} />
         <KernelsSection client={client} />
+        <McpSection client={client} />
         <LanguageSection />
         <AboutSection client={client} appVersion={appVersion} />
       </div>

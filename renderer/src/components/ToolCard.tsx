@@ -4,6 +4,7 @@ import { type Translate, useI18n } from '../i18n/i18n';
 import type { ToolCardState } from '../state/turn-view';
 import { AnsiText, ansiToPlainText } from './AnsiText';
 import { clipLines } from './clip-lines';
+import { hasMcpResultFile, McpResultDownload } from './mcp/McpResultDownload';
 import { prettyJson, summarizeToolInput } from './tool-summary';
 
 /** Characters shown inside a card, whatever the line count (one huge line must not freeze the UI). */
@@ -165,10 +166,12 @@ function ToolCardBody({
   card,
   id,
   fullResult,
+  client,
 }: {
   card: ToolCardState;
   id: string;
   fullResult: FullResultControl;
+  client: CairnClient;
 }) {
   const { t, formatNumber } = useI18n();
   const { full, shown: showFull, toggle: toggleFull } = fullResult;
@@ -226,6 +229,9 @@ function ToolCardBody({
                 ? t('tool.fullRetry')
                 : t('tool.showFull')}
           </button>
+          {hasMcpResultFile(card.name, source) && (
+            <McpResultDownload client={client} toolCallId={toolCallId} />
+          )}
         </div>
       )}
       {showFull && <FullResultView full={full} t={t} />}
@@ -281,7 +287,7 @@ export const ToolCard = memo(function ToolCard({
         <span className={`tool-status tool-status--${card.status}`}>{t(STATUS_KEYS[card.status])}</span>
         {elapsed !== null && <span className="tool-card-elapsed">{elapsed}</span>}
       </button>
-      {expanded && <ToolCardBody card={card} id={bodyId} fullResult={fullResult} />}
+      {expanded && <ToolCardBody card={card} id={bodyId} fullResult={fullResult} client={client} />}
     </div>
   );
 });

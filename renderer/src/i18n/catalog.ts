@@ -1,6 +1,7 @@
 import { backendMessages } from './messages/backend';
 import { conversationMessages } from './messages/conversation';
 import { kernelMessages } from './messages/kernels';
+import { mcpMessages } from './messages/mcp';
 import { settingsMessages } from './messages/settings';
 import { shellMessages } from './messages/shell';
 
@@ -10,7 +11,14 @@ export type Locale = (typeof LOCALES)[number];
 /** One area's strings, in every locale; English is the reference every other locale must match. */
 export type AreaMessages<K extends string = string> = Record<Locale, Record<K, string>>;
 
-const areas = [shellMessages, conversationMessages, settingsMessages, backendMessages, kernelMessages];
+const areas = [
+  shellMessages,
+  conversationMessages,
+  settingsMessages,
+  backendMessages,
+  kernelMessages,
+  mcpMessages,
+];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {
   en: Object.assign({}, ...areas.map((a) => a.en)),

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CATALOG, LOCALES } from '../../src/i18n/catalog';
 import { backendMessages } from '../../src/i18n/messages/backend';
 import { conversationMessages } from '../../src/i18n/messages/conversation';
+import { kernelMessages } from '../../src/i18n/messages/kernels';
+import { mcpMessages } from '../../src/i18n/messages/mcp';
 import { settingsMessages } from '../../src/i18n/messages/settings';
 import { shellMessages } from '../../src/i18n/messages/shell';
 
@@ -21,7 +23,14 @@ describe('the message catalog', () => {
   });
 
   it('never defines one key in two areas (a later area would silently win)', () => {
-    const areas = { shellMessages, conversationMessages, settingsMessages, backendMessages };
+    const areas = {
+      shellMessages,
+      conversationMessages,
+      settingsMessages,
+      backendMessages,
+      kernelMessages,
+      mcpMessages,
+    };
     const owner = new Map<string, string>();
     for (const [name, area] of Object.entries(areas)) {
       for (const key of Object.keys(area.en)) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpServer, McpServerList } from '../../src/protocol';
+import type { Capabilities, McpServer, McpServerList } from '../../src/protocol';
 import { allFiles } from '../support/data-files';
 import { type Harness, startHarness } from '../support/harness';
 import { useKeyringInProcess } from '../support/keyring-in-process';
@@ -19,6 +19,10 @@ describe('MCP server configs (real sidecar, real SQLite, a real keyring)', () =>
 
   const create = (body: Record<string, unknown>) =>
     h.api<McpServer & ErrorBody>('POST', '/api/mcp/servers', body);
+
+  it('says MCP is available', async () => {
+    expect((await h.api<Capabilities>('GET', '/api/capabilities')).body.mcp).toBe(true);
+  });
 
   it('creates a stdio server disabled, with the defaults filled in', async () => {
     const res = await create({
@@ -163,6 +167,7 @@ describe('MCP in conversation-only mode', () => {
   afterAll(async () => h?.close());
 
   it('has no MCP servers to configure', async () => {
+    expect((await h.api<Capabilities>('GET', '/api/capabilities')).body.mcp).toBe(false);
     for (const [method, route] of [
       ['GET', '/api/mcp/servers'],
       ['POST', '/api/mcp/servers'],

@@ -24,7 +24,7 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: ServerContext): vo
       shell: full,
       files: full,
       kernels: ctx.kernels !== null,
-      mcp: false,
+      mcp: ctx.mcpConfig !== null,
       version: ctx.version,
     };
   });

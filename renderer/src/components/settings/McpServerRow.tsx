@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { McpServer, McpTestResult } from '../../../../sidecar/src/protocol';
+import type { CairnClient } from '../../api/http-client';
+import { useT } from '../../i18n/i18n';
+import { messageOf } from '../../state/session-controller';
+import { serverTarget } from '../mcp/mcp-form';
+import { McpTestReport } from './McpTestReport';
+
+type TestState =
+  | { kind: 'idle' }
+  | { kind: 'testing' }
+  | { kind: 'ok'; result: McpTestResult }
+  | { kind: 'error'; message: string };
+
+/** One MCP server in the list: its status, enable/disable, test, edit and delete. */
+export function McpServerRow(props: {
+  server: McpServer;
+  client: CairnClient;
+  busy: boolean;
+  error: string | null;
+  onToggle(enabled: boolean): void;
+  onEdit(): void;
+  onDelete(): void;
+}) {
+  const t = useT();
+  const { server, busy } = props;
+  const [test, setTest] = useState<TestState>({ kind: 'idle' });
+
+  const runTest = async () => {
+    setTest({ kind: 'testing' });
+    try {
+      setTest({ kind: 'ok', result: await props.client.testMcpServer(server.id) });
+    } catch (error) {
+      setTest({ kind: 'error', message: messageOf(error) });
+    }
+  };
+
+  return (
+    <li className="model-item mcp-item" aria-label={server.name} data-mcp-server={server.id}>
+      <div className="model-item-header">
+        <h3 className="model-name">{server.name}</h3>
+        <span
+          className={
+            server.enabled ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'
+          }
+          data-testid="mcp-server-status"
+        >
+          {server.enabled ? t('mcp.list.enabled') : t('mcp.list.disabled')}
+        </span>
+        <span className="settings-muted">{t(`mcp.transport.${server.transport}`)}</span>
+      </div>
+      <p className="settings-mono settings-break mcp-target">{serverTarget(server)}</p>
+      <div className="settings-actions">
+        <label className="mcp-check">
+          <input
+            type="checkbox"
+            checked={server.enabled}
+            disabled={busy}
+            onChange={(e) => props.onToggle(e.target.checked)}
+          />
+          {t('mcp.list.enable')}
+        </label>
+        <button
+          type="button"
+          className="settings-button"
+          disabled={test.kind === 'testing'}
+          onClick={() => void runTest()}
+        >
+          {test.kind === 'testing' ? t('mcp.test.testing') : t('mcp.test.run')}
+        </button>
+        <button
+          type="button"
+          className="settings-button"
+          disabled={busy}
+          onClick={props.onEdit}
+          data-edit-mcp={server.id}
+        >
+          {t('mcp.list.edit')}
+        </button>
+        <button
+          type="button"
+          className="settings-button settings-button-danger-quiet"
+          disabled={busy}
+          onClick={props.onDelete}
+        >
+          {t('mcp.list.delete')}
+        </button>
+      </div>
+      {props.error && (
+        <p className="settings-field-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div aria-live="polite">
+        {test.kind === 'ok' && <McpTestReport result={test.result} />}
+        {test.kind === 'error' && (
+          <p className="settings-field-error" role="alert" data-testid="mcp-test-error">
+            {t('mcp.test.failed', { message: test.message })}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
