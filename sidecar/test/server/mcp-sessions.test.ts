@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCommandLine } from '../../src/mcp/command-line';
 import type { McpServer, McpSessionStatus, Question, Turn } from '../../src/protocol';
+import { startEverythingHttp } from '../mcp/support/mcp-servers';
 import { allFiles } from '../support/data-files';
 import { type Harness, startHarness } from '../support/harness';
 import { useKeyringInProcess } from '../support/keyring-in-process';
@@ -233,6 +234,42 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     expect(turn.error).toMatchObject({ code: 'mcp_unavailable' });
     expect(turn.error!.message).toMatch(/"broken" must connect/);
     await h.api('DELETE', `/api/mcp/servers/${broken.id}`);
+  });
+
+  it('works the same over Streamable HTTP (server-everything on 127.0.0.1)', async () => {
+    const http = await startEverythingHttp();
+    try {
+      const server = await addServer({
+        name: 'everything-http',
+        transport: 'streamable_http',
+        url: http.url,
+      });
+      const tested = await h.api<{ tools: { name: string }[] }>('POST', `/api/mcp/servers/${server.id}/test`);
+      expect(tested.body.tools.map((t) => t.name)).toContain('get-sum');
+      await enable(server.id);
+      const { sessionId } = await h.newSession();
+      h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+      await runTurn(sessionId, 'first');
+      const s = await status(sessionId);
+      expect(s.servers.find((x) => x.name === 'everything-http')).toMatchObject({
+        transport: 'streamable_http',
+        state: 'connected',
+      });
+      h.model.enqueue(
+        {
+          content: [
+            { type: 'tool_use', name: agentName(s, 'everything-http', 'get-sum'), input: { a: 2, b: 40 } },
+          ],
+        },
+        { content: [{ type: 'text', text: 'done' }] },
+      );
+      expect((await runTurn(sessionId, 'add')).status).toBe('completed');
+      expect(toolResults(h, h.model.requests.length - 1)[0]!.content).toContain('42');
+      await enable(server.id, false);
+      await h.api('DELETE', `/api/sessions/${sessionId}`);
+    } finally {
+      await http.stop();
+    }
   });
 
   it('stops a session’s servers when the session is deleted, and all of them when Cairn stops', async () => {
