@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { CairnError } from '../errors';
 import { MCP_BEARER_SECRET } from '../protocol';
 import type { Keychain } from '../secrets/keychain';
+import { SECRET_ENV_NAMES } from '../secrets/known-secrets';
 import type { McpServerConfig, StoredMcpValue } from '../store/mcp-servers-repo';
 import { parseCommandLine } from './command-line';
 import type { ResolvedMcpServer } from './mcp-connection';
@@ -21,6 +22,8 @@ export interface ResolveOptions {
   /** The keychain account of a server's secret. */
   secretAccount: (serverId: string, name: string) => string;
   platform?: NodeJS.Platform;
+  /** How the Windows launcher checks for a file (tests give their own). */
+  fileExists?: (file: string) => boolean;
 }
 
 export interface ResolvedWithReport {
@@ -41,6 +44,12 @@ export async function resolveServer(
   const resolveValue = async (name: string, value: StoredMcpValue, where: string): Promise<string> => {
     if (typeof value === 'string') return value;
     if ('env' in value) {
+      if (isCairnSecretName(value.env)) {
+        throw new CairnError(
+          'bad_request',
+          `${where} of MCP server "${config.name}" refers to ${value.env}, which holds one of Cairn's own secrets; Cairn does not pass those to other programs. Store the value as a secret of this server instead.`,
+        );
+      }
       const found = opts.lookupEnv[value.env];
       if (found === undefined) {
         throw new CairnError(
@@ -95,7 +104,12 @@ export async function resolveServer(
   if (config.transport === 'stdio') {
     const parsed = parseCommandLine(config.command ?? '');
     if ((opts.platform ?? process.platform) === 'win32') {
-      const launch = windowsLauncher(parsed.program, parsed.args, env, (file) => fs.existsSync(file));
+      const launch = windowsLauncher(
+        parsed.program,
+        parsed.args,
+        env,
+        opts.fileExists ?? ((file) => fs.existsSync(file)),
+      );
       program = launch.file;
       args = launch.args;
       windowsVerbatimArguments = launch.windowsVerbatimArguments;
@@ -123,4 +137,10 @@ export async function resolveServer(
     },
     envSources,
   };
+}
+
+/** Cairn's own tokens and keys, and its CAIRN_* settings: never handed to a server through a reference. */
+function isCairnSecretName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return upper.startsWith('CAIRN_') || SECRET_ENV_NAMES.some((secret) => secret === upper);
 }

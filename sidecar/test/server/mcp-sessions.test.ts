@@ -33,7 +33,7 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
   let checkId: string;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { CAIRN_TEST_MCP_VAR: 'from-the-sidecar-env' } });
+    h = await startHarness({ env: { MCP_TEST_SHARED_VAR: 'from-the-sidecar-env' } });
   });
   afterAll(async () => h?.close());
 
@@ -57,7 +57,7 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
       name: 'env-check',
       transport: 'stdio',
       command: formatCommandLine(process.execPath, [ENV_CHECK]),
-      env: { API_KEY: { secret: true }, FROM_ENV: { env: 'CAIRN_TEST_MCP_VAR' }, PLAIN: 'literal' },
+      env: { API_KEY: { secret: true }, FROM_ENV: { env: 'MCP_TEST_SHARED_VAR' }, PLAIN: 'literal' },
     });
     checkId = server.id;
     await h.api('PUT', `/api/mcp/servers/${checkId}/secrets`, { API_KEY: SECRET });
