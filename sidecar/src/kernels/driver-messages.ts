@@ -1,12 +1,14 @@
 import { z } from 'zod';
 
 /**
- * The JSON-lines protocol between the sidecar and the Python driver (`driver/cairn_kernel.py`), version 1.
- * One schema per message; wire fields are snake_case and driver messages are converted to camelCase here,
- * once. Host messages are written in their wire form (they are built in one place, kernel-process.ts).
+ * The protocol between the sidecar and the Python driver (`driver/cairn_kernel.py`), version 2: JSON lines,
+ * except that a `stream` line is a header followed by its text as `bytes` raw UTF-8 bytes (no escaping, no
+ * JSON.parse of output). One schema per message; wire fields are snake_case and driver messages are
+ * converted to camelCase here, once. Host messages are written in their wire form (they are built in one
+ * place, kernel-process.ts).
  */
 
-export const DRIVER_PROTOCOL_VERSION = 1;
+export const DRIVER_PROTOCOL_VERSION = 2;
 
 /**
  * A MIME bundle (`text/plain`, `image/png` as base64, `text/html`, ...). Values that are not strings are
@@ -100,13 +102,14 @@ export const ReadyMessage = z.object({
 });
 export type ReadyMessage = z.output<typeof ReadyMessage>;
 
-export const StreamMessage = z.object({
+/** The line before a stream's text: the next `bytes` bytes on the channel are that text, as UTF-8. */
+export const StreamHeader = z.object({
   type: z.literal('stream'),
   id: z.string(),
   name: z.enum(['stdout', 'stderr']),
-  text: z.string(),
+  bytes: z.number().int().nonnegative(),
 });
-export type StreamMessage = z.output<typeof StreamMessage>;
+export type StreamHeader = z.output<typeof StreamHeader>;
 
 export const DisplayMessage = z.object({
   type: z.literal('display'),
@@ -168,7 +171,7 @@ export type LogMessage = z.output<typeof LogMessage>;
  */
 const DRIVER_SCHEMAS = {
   ready: ReadyMessage,
-  stream: StreamMessage,
+  stream: StreamHeader,
   display: DisplayMessage,
   input_request: InputRequestMessage,
   result: ResultMessage,
@@ -179,7 +182,7 @@ const DRIVER_SCHEMAS = {
 
 export type DriverMessage =
   | ReadyMessage
-  | StreamMessage
+  | StreamHeader
   | DisplayMessage
   | InputRequestMessage
   | ResultMessage

@@ -15,6 +15,7 @@ import {
   protocolErrorResult,
   type ReadyMessage,
   type ResultMessage,
+  type StreamHeader,
   type VariableInfo,
 } from './driver-messages';
 import { defaultDriverPath } from './driver-path';
@@ -72,8 +73,8 @@ interface PendingRequest {
 }
 
 /**
- * One running driver: spawns it in its own process group, speaks the JSON-lines protocol on its original
- * stdin/stdout, and reports its exit. One execution at a time (the manager queues).
+ * One running driver: spawns it in its own process group, speaks the driver protocol (driver-messages.ts)
+ * on its original stdin/stdout, and reports its exit. One execution at a time (the manager queues).
  */
 export class KernelProcess implements KernelHandle {
   readonly pid: number;
@@ -91,6 +92,8 @@ export class KernelProcess implements KernelHandle {
   private readonly logger: Logger;
   private resolveExited!: (exit: ExitInfo) => void;
   private onReady: ((message: ReadyMessage) => void) | null = null;
+  /** The stream whose text (the channel's raw payload) is being read. */
+  private streamHeader: StreamHeader | null = null;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -301,18 +304,30 @@ export class KernelProcess implements KernelHandle {
   }
 
   private wire(): void {
-    // Lines are framed as bytes and decoded whole, so a character split across chunks is never cut.
+    // Lines and payloads are framed as bytes and decoded whole: a character split across chunks is never cut.
     const framer = new LineFramer(
       {
         onLine: (bytes) => {
           const line = bytes.toString('utf8').trim();
-          if (line !== '') this.handleLine(line);
+          if (line === '') return;
+          const header = this.handleLine(line);
+          if (header) {
+            this.streamHeader = header;
+            framer.readPayload(header.bytes);
+          }
         },
+        onPayload: (payload) => this.handleStream(payload),
         onOverflow: (head, bytes) => this.handleOverflow(head.toString('utf8'), bytes),
+        onTruncated: (head, bytes) =>
+          this.logger.warn('kernel driver channel ended inside a message; dropped it', {
+            received_bytes: bytes,
+            head: clip(head.toString('utf8'), 200),
+          }),
       },
       this.maxLineBytes,
     );
     this.child.stdout!.on('data', (chunk: Buffer) => framer.push(chunk));
+    this.child.stdout!.on('end', () => framer.end());
     const stderrDecoder = new StringDecoder('utf8');
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + stderrDecoder.write(chunk)).slice(-STDERR_TAIL_CHARS);
@@ -331,7 +346,17 @@ export class KernelProcess implements KernelHandle {
     });
   }
 
-  private handleLine(line: string): void {
+  /** A stream's text: the payload after its header. */
+  private handleStream(payload: Buffer): void {
+    const header = this.streamHeader!;
+    this.streamHeader = null;
+    if (this.current && header.id === this.current.id) {
+      this.current.callbacks.onStream?.(header.name, payload.toString('utf8'));
+    }
+  }
+
+  /** Acts on one message line; a stream header is returned instead, for its payload to follow. */
+  private handleLine(line: string): StreamHeader | undefined {
     const parsed = parseDriverLine(line);
     if (!parsed.ok) {
       this.logger.warn('kernel driver sent a bad line', { problem: parsed.problem, line: clip(line) });
@@ -356,8 +381,7 @@ export class KernelProcess implements KernelHandle {
         this.onReady?.(message);
         return;
       case 'stream':
-        current?.callbacks.onStream?.(message.name, message.text);
-        return;
+        return message;
       case 'display':
         // Empty once the forms the driver never sends are dropped: nothing to show.
         if (Object.keys(message.data).length > 0) current?.callbacks.onDisplay?.(message.data);
@@ -387,12 +411,13 @@ export class KernelProcess implements KernelHandle {
   }
 
   /**
-   * A line over the limit was dropped; its head names the message. A result ends its execution; a display fails the execution when its result comes, so host and driver
-   * stay in step and the kernel stays usable.
+   * A line (or a stream's text) over the limit was dropped; its head names the message. A result ends its
+   * execution; a display fails the execution when its result comes, so host and driver stay in step and the
+   * kernel stays usable. The driver never sends stream text that large: it is only logged.
    */
   private handleOverflow(head: string, bytes: number): void {
     const { type, id } = messageHead(head);
-    this.logger.warn('kernel driver sent a line over the size limit; dropped it', {
+    this.logger.warn('kernel driver sent a message over the size limit; dropped it', {
       limit_bytes: this.maxLineBytes,
       line_bytes: bytes,
       message_type: type ?? null,

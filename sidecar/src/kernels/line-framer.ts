@@ -5,49 +5,126 @@ const HEAD_BYTES = 1024;
 const NEWLINE = 0x0a;
 
 export interface LineFramerHandlers {
-  /** A complete line, without its `\n`. */
+  /** A complete line, without its `\n`. It may announce a raw payload (LineFramer.readPayload). */
   onLine: (line: Buffer) => void;
+  /** The raw payload announced by the line just before it: exactly its bytes. */
+  onPayload: (payload: Buffer) => void;
   /**
-   * A line over the cap ended: its first bytes and its length (the rest was discarded). Reported at its
-   * `\n`, not when it passes the cap, so whoever answers does so after the writer has finished the line.
+   * A line or payload over the cap ended: its first bytes (for a payload, its header line's) and its length
+   * (the rest was discarded). Reported at its end, not when it passes the cap, so whoever answers does so
+   * after the writer has finished it.
    */
   onOverflow: (head: Buffer, bytes: number) => void;
+  /**
+   * The input ended (end()) inside a line or a payload: its first bytes (for a payload, its header line's),
+   * and how many of its bytes had arrived. What had arrived is dropped.
+   */
+  onTruncated?: (head: Buffer, bytes: number) => void;
+}
+
+/** The payload being read, or skipped when over the cap. */
+interface Payload {
+  /** Its header line's first bytes. */
+  head: Buffer;
+  bytes: number;
+  skip: boolean;
 }
 
 /**
- * Splits a byte stream into `\n`-terminated lines. Only each new chunk is searched and the chunks of a
- * line are joined once, so a long line costs linear time; a line over `maxLineBytes` is dropped rather than
- * held, so a runaway writer cannot exhaust memory (or V8's string limit).
+ * Splits a byte stream into `\n`-terminated lines, and the raw payloads some lines announce. Only each new
+ * chunk is searched and the chunks of a line or payload are joined once, so a long one costs linear time; a
+ * line over `maxLineBytes` or a payload over `maxPayloadBytes` is dropped rather than held, so a runaway
+ * writer cannot exhaust memory (or V8's string limit).
  */
 export class LineFramer {
   private chunks: Buffer[] = [];
   private size = 0;
   /** The line over the cap being skipped: its head, and its length so far. */
   private overflow: { head: Buffer; bytes: number } | null = null;
+  private payload: Payload | null = null;
+  /** The line being handed to onLine, the header of a payload it may announce. */
+  private lineInHand: Buffer | null = null;
 
   constructor(
     private readonly handlers: LineFramerHandlers,
     private readonly maxLineBytes = MAX_LINE_BYTES,
+    private readonly maxPayloadBytes = maxLineBytes,
   ) {}
+
+  /**
+   * Called from onLine: the next `bytes` bytes are that line's payload (onPayload), not lines. Over the cap
+   * they are skipped and reported to onOverflow with the line's head, so the framing stays in step. An
+   * empty payload is delivered at once, from within this call.
+   */
+  readPayload(bytes: number): void {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`Bad payload length ${bytes}.`);
+    const head = headOf(this.lineInHand ? [this.lineInHand] : []);
+    this.payload = { head, bytes, skip: bytes > this.maxPayloadBytes };
+    if (bytes === 0) this.endPayload();
+  }
 
   push(chunk: Buffer): void {
     let start = 0;
     while (start < chunk.length) {
+      if (this.payload) {
+        start = this.appendPayload(chunk, start);
+        continue;
+      }
       const newline = chunk.indexOf(NEWLINE, start);
       this.append(chunk.subarray(start, newline === -1 ? chunk.length : newline));
       if (newline === -1) return;
-      this.endLine();
       start = newline + 1;
+      this.endLine();
     }
+  }
+
+  /** The input has ended: reports a line or payload it cut short (onTruncated), and starts afresh. */
+  end(): void {
+    const { payload, overflow, chunks, size } = this;
+    this.reset();
+    if (payload) this.handlers.onTruncated?.(payload.head, size);
+    else if (overflow) this.handlers.onTruncated?.(overflow.head, overflow.bytes);
+    else if (size > 0) this.handlers.onTruncated?.(headOf(chunks), size);
+  }
+
+  /** Takes what the chunk holds of the payload; returns where the rest of the chunk starts. */
+  private appendPayload(chunk: Buffer, start: number): number {
+    const payload = this.payload!;
+    const take = Math.min(chunk.length - start, payload.bytes - this.size);
+    if (!payload.skip) this.chunks.push(chunk.subarray(start, start + take));
+    this.size += take;
+    if (this.size === payload.bytes) this.endPayload();
+    return start + take;
+  }
+
+  private endPayload(): void {
+    const { payload, chunks, size } = this;
+    this.reset();
+    if (payload!.skip) this.handlers.onOverflow(payload!.head, size);
+    else this.handlers.onPayload(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   }
 
   private endLine(): void {
     const { overflow, chunks, size } = this;
+    this.reset();
+    if (overflow) {
+      this.handlers.onOverflow(overflow.head, overflow.bytes);
+      return;
+    }
+    const line = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    this.lineInHand = line;
+    try {
+      this.handlers.onLine(line);
+    } finally {
+      this.lineInHand = null;
+    }
+  }
+
+  private reset(): void {
     this.overflow = null;
+    this.payload = null;
     this.chunks = [];
     this.size = 0;
-    if (overflow) this.handlers.onOverflow(overflow.head, overflow.bytes);
-    else this.handlers.onLine(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   }
 
   private append(piece: Buffer): void {

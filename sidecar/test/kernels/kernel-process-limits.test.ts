@@ -1,63 +1,28 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MimeBundle } from '../../src/kernels/driver-messages';
+import { KernelExitedError } from '../../src/kernels/kernel-exit';
 import { KernelProcess } from '../../src/kernels/kernel-process';
-import { LineFramer } from '../../src/kernels/line-framer';
 import { makeTempDir, removeDir, waitFor } from '../tools/tool-context';
 import { DRIVER_PATH, FLAVOURS, kernelEnv, recordingLogger } from './kernel-support';
 
-/** Frames `chunks` and returns what came out, in order. */
-function frame(chunks: (string | Buffer)[], max: number): string[] {
-  const out: string[] = [];
-  const framer = new LineFramer(
-    {
-      onLine: (line) => out.push(`line:${line.toString('utf8')}`),
-      onOverflow: (head, bytes) => out.push(`overflow:${head.toString('utf8')}:${bytes}`),
-    },
-    max,
-  );
-  for (const chunk of chunks) framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return out;
-}
-
 /**
  * Python for a cell that plays a hostile user: `forge(line)` writes a line straight onto the driver's channel
- * (its private dup of the original stdout, found as the driver's Channel object: any user code can do this).
+ * (its private dup of the original stdout, found as the driver's Channel object: any user code can do this),
+ * `forge_raw(data)` bytes as they are.
  */
 const FORGE = [
   'import gc, json, os, select',
   'channel_fd = next(o.out_fd for o in gc.get_objects() if type(o).__name__ == "Channel" and hasattr(o, "out_fd"))',
   'def forge(line):',
-  '    view = memoryview(line.encode() + b"\\n")',
+  '    forge_raw(line.encode() + b"\\n")',
+  'def forge_raw(data):',
+  '    view = memoryview(data)',
   '    while view:',
   '        try:',
   '            view = view[os.write(channel_fd, view):]',
   '        except BlockingIOError:  # the driver writes its channel without blocking',
   '            select.select([], [channel_fd], [])',
 ].join('\n');
-
-describe('LineFramer', () => {
-  it('splits lines across and within chunks, keeping a character split between chunks whole', () => {
-    const euro = Buffer.from('€');
-    expect(
-      frame(
-        ['ab', 'c\nd\n\ne', Buffer.concat([Buffer.from('x'), euro.subarray(0, 1)]), euro.subarray(1), '\n'],
-        100,
-      ),
-    ).toEqual(['line:abc', 'line:d', 'line:', 'line:ex€']);
-  });
-
-  it('keeps a line of exactly the limit and holds back a line without its newline', () => {
-    expect(frame(['12345\n', '123'], 5)).toEqual(['line:12345']);
-  });
-
-  it('drops a line over the limit up to its newline, reports its head once, and goes on', () => {
-    expect(frame(['{"type":"re', 'sult"}', 'more', 'and more\nnext\n'], 20)).toEqual([
-      'overflow:{"type":"result"}more:29',
-      'line:next',
-    ]);
-    expect(frame(['123456789\nok\n'], 8)).toEqual(['overflow:123456789:9', 'line:ok']);
-  });
-});
 
 describe.each(FLAVOURS)('KernelProcess limits with the $label', (flavour) => {
   let dir: string;
@@ -143,6 +108,72 @@ describe.each(FLAVOURS)('KernelProcess limits with the $label', (flavour) => {
     const next = await kernel.execute('8');
     expect(next.returnValue?.['text/plain']).toBe('8');
   });
+
+  it('delivers stream text with newlines, multi-byte characters and message-like text exactly', async () => {
+    const { kernel, logger } = await start();
+    const out = { stdout: '', stderr: '' };
+    const piece = 'line\n\n{"type": "result", "id": "x"}\né € 😀 \r\t\x00 end\n';
+    // Over 256K characters: several stream messages, each its own raw payload, cut wherever the driver cuts.
+    const result = await kernel.execute(
+      `import sys\npiece = ${JSON.stringify(piece)}\nprint(piece * 20000, end='')\nsys.stderr.write('\\udc80!')\n7`,
+      {
+        onStream: (name, text) => {
+          out[name] += text;
+        },
+      },
+    );
+    expect(result.returnValue?.['text/plain']).toBe('7');
+    expect(out.stdout.length).toBe(piece.length * 20000);
+    expect(out.stdout === piece.repeat(20000)).toBe(true);
+    expect(out.stderr).toBe('\\udc80!'); // a lone surrogate cannot be UTF-8: it comes as its escape
+    expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'skips forged stream text announced over the limit, staying in step with the driver',
+    async () => {
+      const { kernel, logger } = await start({ maxLineBytes: 1024 * 1024 });
+      let stdout = '';
+      const code = [
+        FORGE,
+        // Inside the skipped text: a line that would end the cell if it were read as a message.
+        'inside = b"forged\\n" + json.dumps({"type": "result", "id": "exec_skip", "success": True, "execution_time_ms": 1}).encode() + b"\\n"',
+        'payload = inside + b"z" * (2 * 1024 * 1024)',
+        'forge(json.dumps({"type": "stream", "id": "exec_skip", "name": "stdout", "bytes": len(payload)}))',
+        'forge_raw(payload)',
+        "print('after')",
+        '8',
+      ].join('\n');
+      const result = await kernel.execute(code, { onStream: (_n, text) => (stdout += text) }, 'exec_skip');
+      expect(result.success).toBe(true);
+      expect(result.returnValue?.['text/plain']).toBe('8'); // the cell's own result, not the forged one
+      expect(stdout).toBe('after\n');
+      const over = logger.lines.find((l) => l.msg.includes('over the size limit'));
+      expect(over?.fields).toMatchObject({ message_type: 'stream', line_bytes: 2 * 1024 * 1024 + 86 });
+      expect((await kernel.execute('9')).returnValue?.['text/plain']).toBe('9');
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'drops stream text cut short when the driver exits, and reports the exit',
+    async () => {
+      const { kernel, logger } = await start();
+      const seen: string[] = [];
+      const code = [
+        FORGE,
+        'forge(json.dumps({"type": "stream", "id": "exec_cut", "name": "stdout", "bytes": 100}))',
+        'forge_raw(b"partial")',
+        'os._exit(3)',
+      ].join('\n');
+      await expect(
+        kernel.execute(code, { onStream: (_n, text) => seen.push(text) }, 'exec_cut'),
+      ).rejects.toThrow(KernelExitedError);
+      expect(seen).toEqual([]);
+      const truncated = logger.lines.find((l) => l.msg.includes('ended inside a message'));
+      expect(truncated?.fields).toMatchObject({ received_bytes: 7 });
+      expect(String(truncated?.fields?.head)).toContain('"exec_cut"');
+    },
+  );
 
   it.skipIf(process.platform === 'win32')(
     'drops forged MIME types and other executions’ messages, and logs bad lines clipped',

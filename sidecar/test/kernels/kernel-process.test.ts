@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVER_PROTOCOL_VERSION } from '../../src/kernels/driver-messages';
 import { KernelExitedError } from '../../src/kernels/kernel-exit';
 import { KernelProcess } from '../../src/kernels/kernel-process';
 import { isProcessGone, makeTempDir, removeDir, waitFor } from '../tools/tool-context';
@@ -33,7 +34,8 @@ describe.each(FLAVOURS)('KernelProcess with the $label', (flavour) => {
 
   it('starts, says what it runs, and returns the value of the last expression', async () => {
     const kernel = await start();
-    expect(kernel.ready.protocol).toBe(1);
+    expect(kernel.ready.protocol).toBe(2);
+    expect(kernel.ready.protocol).toBe(DRIVER_PROTOCOL_VERSION);
     expect(kernel.ready.ipython).toBe(flavour.ipython);
     expect(kernel.ready.pid).toBe(kernel.pid);
 
@@ -219,7 +221,7 @@ describe('KernelProcess against a misbehaving driver', () => {
         "out = os.fdopen(os.dup(1), 'w')",
         "def send(text): out.write(text + '\\n'); out.flush()",
         "send('this is not json')",
-        "send(json.dumps({'type': 'ready', 'protocol': 1, 'python': '3', 'implementation': 'CPython', 'ipython': False, 'pid': os.getpid()}))",
+        `send(json.dumps({'type': 'ready', 'protocol': ${DRIVER_PROTOCOL_VERSION}, 'python': '3', 'implementation': 'CPython', 'ipython': False, 'pid': os.getpid()}))`,
         'for line in sys.stdin:',
         '    m = json.loads(line)',
         "    send(json.dumps({'type': 'mystery'}))",
@@ -265,6 +267,31 @@ describe('KernelProcess against a misbehaving driver', () => {
     }).catch((err: unknown) => err);
     expect((error as Error).message).toContain('no ready message within');
     expect((error as Error).message).toContain('something is wrong');
+    const pid = Number(await fs.readFile(pidFile, 'utf8'));
+    await waitFor(() => isProcessGone(pid));
+  });
+
+  it('refuses a driver that speaks another protocol version, and stops it', async () => {
+    const pidFile = path.join(dir, 'old.pid');
+    const driver = await fakeDriver(
+      'old-protocol.py',
+      [
+        `open(${JSON.stringify(pidFile)}, 'w').write(str(os.getpid()))`,
+        // A v1 driver: stream text inside JSON. Its ready alone must be enough to refuse it.
+        "print(json.dumps({'type': 'ready', 'protocol': 1, 'python': '3', 'implementation': 'CPython', 'ipython': False, 'pid': os.getpid()}), flush=True)",
+        'import time',
+        'time.sleep(60)',
+      ].join('\n'),
+    );
+    const error = await KernelProcess.start({
+      python: STDLIB.python,
+      cwd: dir,
+      env: kernelEnv(),
+      driverPath: driver,
+    }).catch((err: unknown) => err);
+    expect((error as Error).message).toContain(
+      `its driver speaks protocol 1, this sidecar ${DRIVER_PROTOCOL_VERSION}`,
+    );
     const pid = Number(await fs.readFile(pidFile, 'utf8'));
     await waitFor(() => isProcessGone(pid));
   });

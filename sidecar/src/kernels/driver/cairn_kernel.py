@@ -1,9 +1,14 @@
 """Cairn kernel driver: runs Python cells for Cairn's sidecar in one persistent namespace.
 
-Protocol (v1): JSON lines, one object per line, on this process's ORIGINAL stdin (host -> driver:
+Protocol (v2): JSON lines, one object per line, on this process's ORIGINAL stdin (host -> driver:
 execute, input_reply, reset, list_variables, interrupt, shutdown) and ORIGINAL stdout (driver -> host:
-ready, stream, display, input_request, result, reset_done, variables, log). The sidecar's TypeScript
-client is the other end; the message shapes are fixed by that contract.
+ready, stream, display, input_request, result, reset_done, variables, log). One exception: a `stream`
+message is a header line `{"type":"stream","id":...,"name":"stdout"|"stderr","bytes":N}` followed at once
+by its text as N raw UTF-8 bytes (newlines included, no escaping, no trailing newline; always whole
+characters), then the next line. The sidecar's TypeScript client (driver-messages.ts, kernel-process.ts,
+line-framer.ts) is the other end; the message shapes are fixed by that contract, and the host refuses a
+driver whose `ready` names another protocol version. On EOF on stdin (the host closed the channel, or died)
+the driver kills its process group (when it leads one, as the host starts it) and exits.
 
 Why capture output at the file-descriptor level: code writes by many routes - print(), os.write(1, ...),
 C extensions calling printf, child processes that inherit fd 1 and 2. Swapping sys.stdout catches only
@@ -46,7 +51,7 @@ try:  # POSIX: Python-level writes may skip the capture pipes (see StreamBuffer)
 except ImportError:  # Windows: every write goes through the pipes
     fcntl = None
 
-PROTOCOL = 1
+PROTOCOL = 2
 CHUNK = 65536
 BATCH_BYTES = 4 * 1024 * 1024  # the most the channel queues before senders wait for the host to read
 # Written into a capture pipe to learn when everything before it has been forwarded. Random per process
@@ -70,7 +75,6 @@ CHILD_EVENTS = frozenset({"os.system", "subprocess.Popen", "os.fork", "os.forkpt
 # Stream text is sent once this much has gathered, or this long after the first of it (output stays live).
 FLUSH_CHARS = 256 * 1024
 FLUSH_SECONDS = 0.01
-CONTROL_BYTES = bytes(range(32))
 RAW_WRITE = os.write  # os.write itself gets wrapped (OutputCapture.watch_other_routes)
 CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _short = reprlib.Repr()
@@ -109,14 +113,14 @@ class Channel:
         self.send_bytes(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
     def send_stream(self, exec_id, name, text):
-        """A `stream` message, encoded here: output is most of the traffic, and json.dumps is slow on it."""
+        """A `stream` message: a header line announcing `bytes`, then the text's UTF-8 bytes as they are.
+
+        Output is most of the traffic: raw bytes need no escaping here and no JSON.parse in the host. A whole
+        str is encoded, so the bytes always end on a character boundary (a lone surrogate becomes `\\udc80`).
+        """
         data = text.encode("utf-8", "backslashreplace")
-        escaped = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
-        if len(escaped.translate(None, CONTROL_BYTES)) != len(escaped):  # other control characters: rare
-            self.send({"type": "stream", "id": exec_id, "name": name, "text": text})
-            return
-        self.send_bytes(b'{"type":"stream","id":%s,"name":"%s","text":"%s"}\n' % (
-            json.dumps(exec_id).encode(), name.encode(), escaped))
+        self.send_bytes(b'{"type":"stream","id":%s,"name":"%s","bytes":%d}\n%s' % (
+            json.dumps(exec_id).encode(), name.encode(), len(data), data))
 
     def send_bytes(self, data):
         with self.state:

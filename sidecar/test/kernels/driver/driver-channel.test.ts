@@ -23,7 +23,7 @@ describe.each(INTERPRETERS)('kernel driver channel: $label', (interpreter) => {
   it('says ready once set up, with the facts the host needs, having imported nothing third-party itself', async () => {
     const { driver, ready } = await DriverProcess.start(interpreter);
     expect(ready).toMatchObject({
-      protocol: 1,
+      protocol: 2,
       implementation: 'CPython',
       ipython: interpreter.ipython,
       pid: driver.pid,

@@ -1,10 +1,10 @@
-// Test-only: runs the real Python kernel driver as a subprocess and speaks its JSON-lines protocol.
+// Test-only: runs the real Python kernel driver as a subprocess and speaks its protocol (JSON lines, and
+// stream text as raw bytes after a header line).
 // (The product's client is sidecar/src/kernels/kernel-process.ts; this stays small and independent of it.)
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { childEnv } from '../../../src/tools/child-env';
 
@@ -160,15 +160,12 @@ export class DriverProcess {
     child.stdin.on('error', (error) => {
       this.diagnostics += `\n[stdin error] ${error.message}`;
     });
-    const lines = readline.createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on('line', (line) => {
-      try {
-        this.receive(JSON.parse(line) as DriverMessage);
-      } catch {
-        this.corruptLines.push(line);
-      }
-    });
-    const channelClosed = new Promise((resolve) => lines.on('close', resolve));
+    const reader = new ChannelReader(
+      (message) => this.receive(message),
+      (line) => this.corruptLines.push(line),
+    );
+    child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+    const channelClosed = new Promise((resolve) => child.stdout.on('close', resolve));
     const processExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on('exit', (code, signal) => resolve({ code, signal })),
     );
@@ -327,6 +324,61 @@ export class DriverProcess {
         .join('');
     const displays = messages.filter((m): m is DisplayMessage => m.type === 'display');
     return { id, result, messages, stdout: text('stdout'), stderr: text('stderr'), displays };
+  }
+}
+
+/**
+ * Splits the channel into messages: JSON lines, and for a stream header (`bytes`) the raw text after it,
+ * turned into a StreamMessage with `text`. Bytes are joined only once a message is complete.
+ */
+class ChannelReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** The stream header whose text is being read. */
+  private header: { type: 'stream'; id: string; name: 'stdout' | 'stderr'; bytes: number } | null = null;
+
+  constructor(
+    private readonly onMessage: (message: DriverMessage) => void,
+    private readonly onCorrupt: (line: string) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    // Without a header, only the new chunk can hold the newline that completes a line.
+    if (this.header ? this.size < this.header.bytes : !chunk.includes(0x0a)) return;
+    let buffer = Buffer.concat(this.chunks, this.size);
+    for (;;) {
+      if (this.header) {
+        if (buffer.length < this.header.bytes) break;
+        const { bytes, ...rest } = this.header;
+        this.header = null;
+        this.onMessage({ ...rest, text: buffer.subarray(0, bytes).toString('utf8') });
+        buffer = buffer.subarray(bytes);
+        continue;
+      }
+      const newline = buffer.indexOf(0x0a);
+      if (newline === -1) break;
+      this.line(buffer.subarray(0, newline).toString('utf8'));
+      buffer = buffer.subarray(newline + 1);
+    }
+    this.chunks = buffer.length > 0 ? [buffer] : [];
+    this.size = buffer.length;
+  }
+
+  private line(line: string): void {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      this.onCorrupt(line);
+      return;
+    }
+    const bytes = message.bytes;
+    if (message.type !== 'stream') this.onMessage(message as unknown as DriverMessage);
+    else if (typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes >= 0 && !('text' in message))
+      this.header = message as unknown as NonNullable<ChannelReader['header']>;
+    else this.onCorrupt(line);
   }
 }
 
