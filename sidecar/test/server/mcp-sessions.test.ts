@@ -161,6 +161,38 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     expect(toolResults(h, h.model.requests.length - 1)).toEqual([{ content: 'echo: hi' }]);
   });
 
+  it('a reset during a running turn leaves that turn its tools; the next message loads the configuration', async () => {
+    const { sessionId } = await h.newSession({ approval: 'ask' });
+    h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    await runTurn(sessionId, 'first');
+    const before = await status(sessionId);
+    const echo = agentName(before, 'env-check', 'echo');
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: echo, input: { text: 'mid-turn' } }] },
+      { content: [{ type: 'text', text: 'done' }] },
+    );
+    // The approval question holds the turn while the reset comes.
+    const turn = await h.startTurn(sessionId, 'echo');
+    let questions: Question[] = [];
+    await waitFor(async () => {
+      questions = (await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)).body
+        .questions;
+      return questions.length === 1;
+    });
+    const reset = await h.api<McpSessionStatus>('POST', `/api/sessions/${sessionId}/mcp/reset`);
+    expect(reset.body.reset_pending).toBe(true);
+    expect(reset.body.servers.find((x) => x.name === 'env-check')?.state).toBe('connected');
+    await h.api('POST', `/api/questions/${questions[0]!.id}/answer`, { answer: 'allow' });
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    expect(toolResults(h, h.model.requests.length - 1)).toEqual([{ content: 'echo: mid-turn' }]);
+
+    h.model.enqueue({ content: [{ type: 'text', text: 'reloaded' }] });
+    await runTurn(sessionId, 'next');
+    const after = await status(sessionId);
+    expect(after.reset_pending).toBe(false);
+    expect(after.snapshot_at! > before.snapshot_at!).toBe(true);
+  });
+
   it('names same-named tools of two servers apart, and saves an image result to mcp_result.json', async () => {
     const everything = await addServer({
       name: 'everything',
