@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { type Logger, silentLogger } from '../log/logger';
+import { signalGroup, taskkillTree } from '../process/process-group';
 import {
   clip,
   DRIVER_PROTOCOL_VERSION,
@@ -236,13 +237,7 @@ export class KernelProcess implements KernelHandle {
     if (this.exitInfo) return this.exitInfo;
     this.requested ??= 'kill';
     if (process.platform === 'win32') {
-      // By full path: a taskkill earlier on PATH is not necessarily Windows' own.
-      const taskkill = `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\taskkill.exe`;
-      const killer = spawn(taskkill, ['/pid', String(this.pid), '/T', '/F'], {
-        stdio: 'ignore',
-        windowsHide: true,
-      });
-      killer.on('error', () => this.child.kill());
+      void taskkillTree(this.pid).then((ran) => ran || this.child.kill());
     } else if (!this.signalGroup('SIGKILL')) {
       this.child.kill('SIGKILL');
     }
@@ -452,13 +447,7 @@ export class KernelProcess implements KernelHandle {
   }
 
   private signalGroup(signal: NodeJS.Signals): boolean {
-    if (process.platform === 'win32') return false;
-    try {
-      process.kill(-this.pid, signal);
-      return true;
-    } catch {
-      return false; // ESRCH: the group is already gone.
-    }
+    return process.platform !== 'win32' && signalGroup(this.pid, signal);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { signalGroup, taskkillTree } from '../process/process-group';
 
 /** Characters kept per stream; half from the start, half from the end (errors tend to come last). */
 export const DEFAULT_MAX_OUTPUT_CHARS = 1_000_000;
@@ -170,27 +171,12 @@ export function killTree(child: ChildProcess): void {
   const pid = child.pid;
   if (pid === undefined) return;
   if (process.platform === 'win32') {
-    // By full path: a taskkill earlier on PATH is not necessarily Windows' own.
-    const taskkill = `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\taskkill.exe`;
-    const killer = spawn(taskkill, ['/pid', String(pid), '/T', '/F'], {
-      stdio: 'ignore',
-      windowsHide: true,
-    });
-    killer.on('error', () => child.kill());
+    void taskkillTree(pid).then((ran) => ran || child.kill());
     return;
   }
   // SIGTERM first so well-behaved programs can clean up; SIGKILL for the rest after a grace period.
   if (!signalGroup(pid, 'SIGTERM')) child.kill('SIGKILL');
   setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false; // ESRCH: the group is already gone.
-  }
 }
 
 /** Text capped to about `cap` characters: the first half and the latest half, with a note of the gap. */
