@@ -54,10 +54,11 @@ export class McpSessionService {
    * The session's MCP tools for a turn about to start: takes the snapshot if there is none (or a reset is
    * pending), connects servers not connected (failed or crashed ones are tried again), and names the tools.
    * A server marked block_on_failure that does not connect stops the turn with an error naming it.
+   * Cancelling the turn (`signal`) stops the servers still starting; the next turn tries them again.
    */
-  async toolsForTurn(sessionId: string, projectRoot: string | null): Promise<Tool[]> {
+  async toolsForTurn(sessionId: string, projectRoot: string | null, signal?: AbortSignal): Promise<Tool[]> {
     if (this.closed) return [];
-    const session = await this.prepare(sessionId, projectRoot);
+    const session = await this.prepare(sessionId, projectRoot, signal);
     if (!session) return [];
     const blocking = session.slots.filter((s) => s.row.config.block_on_failure && s.state !== 'connected');
     if (blocking.length > 0) {
@@ -141,7 +142,11 @@ export class McpSessionService {
     await Promise.all(all.map(stopAll));
   }
 
-  private async prepare(sessionId: string, projectRoot: string | null): Promise<SessionServers | null> {
+  private async prepare(
+    sessionId: string,
+    projectRoot: string | null,
+    signal?: AbortSignal,
+  ): Promise<SessionServers | null> {
     const { store } = this.options;
     let stored = store.sessionMcp.get(sessionId);
     let session = this.sessions.get(sessionId);
@@ -171,7 +176,7 @@ export class McpSessionService {
     current.busy = (async () => {
       const cwd = projectRoot ?? this.scratchDir(sessionId);
       await Promise.all(
-        current.slots.filter((s) => s.state !== 'connected').map((s) => this.connect(s, cwd)),
+        current.slots.filter((s) => s.state !== 'connected').map((s) => this.connect(s, cwd, signal)),
       );
     })();
     try {
@@ -187,7 +192,7 @@ export class McpSessionService {
     return current;
   }
 
-  private async connect(slot: ServerSlot, cwd: string): Promise<void> {
+  private async connect(slot: ServerSlot, cwd: string, signal?: AbortSignal): Promise<void> {
     slot.stopWatching?.();
     await slot.connection?.close().catch(() => {});
     slot.connection = null;
@@ -204,6 +209,7 @@ export class McpSessionService {
       });
       const connection = await McpConnection.connect(server, {
         logger: this.options.logger.child({ mcp_server: slot.row.config.name }),
+        ...(signal ? { signal } : {}),
       });
       slot.connection = connection;
       slot.state = connection.state;

@@ -135,4 +135,24 @@ describe('misbehaving MCP servers in a session: a clear error each time, and the
     expect((await runTurn(sessionId, 'go on')).status).toBe('completed');
     expect(lastToolResults(h)[0]).toMatchObject({ content: 'still fine' });
   });
+
+  it('cancelling a turn stops an MCP server that is still starting instead of waiting out its start-up timeout', async () => {
+    for (const other of (await h.api<{ servers: McpServer[] }>('GET', '/api/mcp/servers')).body.servers) {
+      await h.api('PATCH', `/api/mcp/servers/${other.id}`, { enabled: false });
+    }
+    const silent = await addServer({
+      name: 'silent',
+      transport: 'stdio',
+      // Never answers initialize: the turn would wait out the 60 s start-up timeout.
+      command: formatCommandLine(process.execPath, ['-e', 'setInterval(() => {}, 1000)']),
+      startup_timeout_sec: 60,
+    });
+    const { sessionId } = await h.newSession();
+    const turn = await h.startTurn(sessionId, 'hi');
+    await waitFor(async () => (await status(sessionId)).servers[0]?.state === 'connecting');
+    const cancelled = await h.api<Turn>('POST', `/api/turns/${turn.id}/cancel`);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await status(sessionId)).servers[0]).toMatchObject({ state: 'failed' });
+    await h.api('PATCH', `/api/mcp/servers/${silent.id}`, { enabled: false });
+  });
 });
