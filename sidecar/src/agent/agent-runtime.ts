@@ -122,7 +122,7 @@ export class AgentRuntime {
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
       // Opening the session's kernels here starts a warm one while the model thinks.
       const kernels = projectRoot ? (this.options.kernels?.forTurn(sessionId, turnId) ?? null) : null;
-      const mcpTools = (await this.options.mcp?.toolsForTurn(sessionId, projectRoot, signal)) ?? [];
+      const mcpTools = (await this.options.mcp?.toolsForTurn(sessionId, turnId, projectRoot, signal)) ?? [];
       const tools = [
         ...toolsForSession({
           hasProject: projectRoot !== null,

@@ -56,9 +56,14 @@ export class McpSessionService {
    * A server marked block_on_failure that does not connect stops the turn with an error naming it.
    * Cancelling the turn (`signal`) stops the servers still starting; the next turn tries them again.
    */
-  async toolsForTurn(sessionId: string, projectRoot: string | null, signal?: AbortSignal): Promise<Tool[]> {
+  async toolsForTurn(
+    sessionId: string,
+    turnId: string,
+    projectRoot: string | null,
+    signal?: AbortSignal,
+  ): Promise<Tool[]> {
     if (this.closed) return [];
-    const session = await this.prepare(sessionId, projectRoot, signal);
+    const session = await this.prepare(sessionId, turnId, projectRoot, signal);
     if (!session) return [];
     const blocking = session.slots.filter((s) => s.row.config.block_on_failure && s.state !== 'connected');
     if (blocking.length > 0) {
@@ -144,6 +149,7 @@ export class McpSessionService {
 
   private async prepare(
     sessionId: string,
+    turnId: string,
     projectRoot: string | null,
     signal?: AbortSignal,
   ): Promise<SessionServers | null> {
@@ -176,7 +182,9 @@ export class McpSessionService {
     current.busy = (async () => {
       const cwd = projectRoot ?? this.scratchDir(sessionId);
       await Promise.all(
-        current.slots.filter((s) => s.state !== 'connected').map((s) => this.connect(s, cwd, signal)),
+        current.slots
+          .filter((s) => s.state !== 'connected')
+          .map((s) => this.connect(sessionId, turnId, s, cwd, signal)),
       );
     })();
     try {
@@ -192,12 +200,19 @@ export class McpSessionService {
     return current;
   }
 
-  private async connect(slot: ServerSlot, cwd: string, signal?: AbortSignal): Promise<void> {
+  private async connect(
+    sessionId: string,
+    turnId: string,
+    slot: ServerSlot,
+    cwd: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     slot.stopWatching?.();
     await slot.connection?.close().catch(() => {});
     slot.connection = null;
     slot.state = 'connecting';
     slot.error = null;
+    this.report(sessionId, turnId, slot);
     try {
       const { server } = await resolveServer(slot.row.config, {
         serverId: slot.row.id,
@@ -216,6 +231,8 @@ export class McpSessionService {
       slot.stopWatching = connection.onStateChange((state, error) => {
         slot.state = state;
         slot.error = error;
+        // A crash comes between turns as often as during one: it belongs to no turn.
+        if (state !== 'stopped') this.report(sessionId, null, slot);
       });
     } catch (err) {
       slot.state = 'failed';
@@ -225,6 +242,21 @@ export class McpSessionService {
         error: slot.error,
       });
     }
+    this.report(sessionId, turnId, slot);
+  }
+
+  /** Puts a server's state on the session's journal: the progress of a turn's start, and crashes. */
+  private report(sessionId: string, turnId: string | null, slot: ServerSlot): void {
+    if (slot.state === 'not_started' || !this.options.store.sessions.get(sessionId)) return;
+    this.options.store.events.append(sessionId, {
+      type: 'mcp.server',
+      turn_id: turnId,
+      server_id: slot.row.id,
+      name: slot.row.config.name,
+      state: slot.state,
+      error: slot.error,
+      tools: slot.state === 'connected' ? (slot.connection?.tools.filter((t) => t.allowed).length ?? 0) : 0,
+    });
   }
 
   private names(session: SessionServers): Map<string, Map<string, string>> {

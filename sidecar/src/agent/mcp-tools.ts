@@ -34,7 +34,7 @@ export function mcpAgentTool(options: {
       const connection = options.connection();
       if (connection?.state !== 'connected') {
         throw new ToolError(
-          `The MCP server "${serverName}" is not connected${connection ? ` (${connection.state})` : ''}; its tools are unavailable until the session's MCP servers are reset.`,
+          `The MCP server "${serverName}" is not connected${connection ? ` (${connection.state})` : ''}; its tools are unavailable until it is started again at the session's next message.`,
         );
       }
       const result = await connection.callTool(def.name, input, { signal: ctx.signal });

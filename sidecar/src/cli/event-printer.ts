@@ -59,6 +59,9 @@ export class EventPrinter {
       case 'turn.interrupted':
         this.note(`Interrupted: ${event.reason}`);
         return;
+      case 'mcp.server':
+        this.note(mcpServerLine(event));
+        return;
       default:
         return;
     }
@@ -168,4 +171,19 @@ function summarize(input: unknown): string {
         ? String(input.code).replace(/\n/g, ' ⏎ ')
         : JSON.stringify(input);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/** An MCP server's progress in a line: starting, ready with its tools, or what went wrong. */
+function mcpServerLine(event: Extract<CairnEvent, { type: 'mcp.server' }>): string {
+  const name = `MCP server "${event.name}"`;
+  switch (event.state) {
+    case 'connecting':
+      return `… ${name} is starting`;
+    case 'connected':
+      return `  ${name} is ready (${event.tools} tool${event.tools === 1 ? '' : 's'})`;
+    case 'stopped':
+      return `  ${name} stopped`;
+    default:
+      return `✗ ${name} ${event.state}: ${event.error ?? 'no reason given'}`;
+  }
 }

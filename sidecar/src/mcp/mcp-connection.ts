@@ -302,7 +302,7 @@ export class McpConnection {
       if (this.current !== 'connected') return;
       const why = stdio?.fatal ?? 'the connection closed';
       const tail = stdio?.stderr.trim().slice(-1_000);
-      const crashed = `${why}; its tools are unavailable until the session is reset${tail ? `. Its last output on stderr:\n${tail}` : ''}`;
+      const crashed = `${why}; its tools are unavailable until it is started again at the session's next message${tail ? `. Its last output on stderr:\n${tail}` : ''}`;
       this.log.warn('mcp server crashed', { error: crashed });
       this.setState('crashed', crashed);
       for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
@@ -313,7 +313,7 @@ export class McpConnection {
       if (!stdio && /Maximum reconnection attempts/.test(err.message) && this.current === 'connected') {
         this.setState(
           'crashed',
-          `the connection to ${this.server.url ?? 'the server'} was lost and did not come back after ${HTTP_RECONNECT_ATTEMPTS} attempts; its tools are unavailable until the session is reset`,
+          `the connection to ${this.server.url ?? 'the server'} was lost and did not come back after ${HTTP_RECONNECT_ATTEMPTS} attempts; its tools are unavailable until it is started again at the session's next message`,
         );
         for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
         void this.shutdown();

@@ -11,6 +11,7 @@ import {
   KernelStartedEvent,
   KernelStreamEvent,
 } from './kernel-events';
+import { McpConnectionState } from './mcp';
 
 /** The journal's events: one discriminated union on `type`; the WebSocket relays them as they are. */
 
@@ -101,6 +102,19 @@ export const TurnInterruptedEvent = z.object({
   reason: z.string(),
 });
 
+/** An MCP server of the session changed state: starting for a turn, connected, failed, crashed, stopped. */
+export const McpServerEvent = z.object({
+  ...base,
+  type: z.literal('mcp.server'),
+  server_id: z.string(),
+  name: z.string(),
+  state: McpConnectionState,
+  /** Why it failed or crashed, in words. */
+  error: z.string().nullable(),
+  /** The tools the agent has from it (0 unless connected). */
+  tools: z.number().int(),
+});
+
 export const CairnEvent = z.discriminatedUnion('type', [
   TurnStartedEvent,
   MessageDeltaEvent,
@@ -125,6 +139,7 @@ export const CairnEvent = z.discriminatedUnion('type', [
   KernelResultEvent,
   KernelErrorEvent,
   KernelDiedEvent,
+  McpServerEvent,
 ]);
 export type CairnEvent = z.infer<typeof CairnEvent>;
 export type CairnEventType = CairnEvent['type'];

@@ -118,14 +118,14 @@ describe('McpConnection against a misbehaving stdio server', () => {
     const err = await conn.callTool('echo', { message: 'hi' }, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpCallError);
     expect((err as Error).message).toMatch(
-      /the server exited \(code 3\); its tools are unavailable until the session is reset/,
+      /the server exited \(code 3\); its tools are unavailable until it is started again/,
     );
     expect((err as Error).message).toContain('segfault (simulated)');
     expect(conn.state).toBe('crashed');
     expect(changes).toEqual([['crashed', expect.stringMatching(/exited \(code 3\)/)]]);
     // Later calls fail the same clear way, without trying.
     await expect(conn.callTool('echo', { message: 'again' }, {})).rejects.toThrow(
-      /unavailable until the session is reset/,
+      /unavailable until it is started again/,
     );
     await waitFor(() => !pidAlive(child), 5_000, 'the grandchild to be killed after the crash');
   });

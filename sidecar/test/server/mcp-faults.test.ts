@@ -126,6 +126,14 @@ describe('misbehaving MCP servers in a session: a clear error each time, and the
     await waitFor(() => isProcessGone(crashPid));
     const after = await status(sessionId);
     expect(after.servers.find((x) => x.name === 'crashy')).toMatchObject({ state: 'crashed' });
+    // Each crash went on the journal as it happened, with its reason.
+    const crashes = (await h.events(sessionId)).flatMap((e) =>
+      e.type === 'mcp.server' && e.state === 'crashed' ? [[e.name, e.error]] : [],
+    );
+    expect(Object.fromEntries(crashes)).toMatchObject({
+      crashy: expect.stringMatching(/exited/),
+      chatty: expect.stringMatching(/not MCP on stdout/),
+    });
     expect(after.servers.find((x) => x.name === 'huge')).toMatchObject({ state: 'connected' });
 
     h.model.enqueue(

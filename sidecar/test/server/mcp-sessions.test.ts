@@ -70,6 +70,13 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
 
     const first = await status(sessionId);
     expect(first.snapshot_at).not.toBeNull();
+    // The start-up showed as it went, on the journal, as part of the turn.
+    const progress = (await h.events(sessionId)).filter((e) => e.type === 'mcp.server');
+    expect(progress.map((e) => e.type === 'mcp.server' && [e.name, e.state, e.tools])).toEqual([
+      ['env-check', 'connecting', 0],
+      ['env-check', 'connected', 4],
+    ]);
+    expect(progress.every((e) => e.turn_id !== null)).toBe(true);
     expect(first.servers).toMatchObject([{ name: 'env-check', state: 'connected', error: null }]);
     const tools = first.servers[0]!.tools;
     expect(tools.map((t) => t.name).sort()).toEqual(['cwd', 'echo', 'env_digest', 'pid']);

@@ -8,9 +8,6 @@ export interface McpEventSource {
   listen(listener: (event: CairnEvent) => void): () => void;
 }
 
-/** While a server is still connecting, look again this often (a connection settles within its timeout). */
-const CONNECTING_POLL_MS = 1_500;
-
 /**
  * The session's MCP servers and their tools, with each connection's state. Read when the panel opens and
  * again when a turn starts or ends (that is when connections are made and when a reset takes effect).
@@ -44,20 +41,13 @@ export function McpSessionPanel(props: { client: CairnClient; source: McpEventSo
     alive.current = true;
     void load();
     const off = source.listen((event) => {
-      if (event.type.startsWith('turn.')) void load();
+      if (event.type.startsWith('turn.') || event.type === 'mcp.server') void load();
     });
     return () => {
       alive.current = false;
       off();
     };
   }, [load, source]);
-
-  const connecting = status?.servers.some((s) => s.state === 'connecting') ?? false;
-  useEffect(() => {
-    if (!connecting) return;
-    const timer = setTimeout(() => void load(), CONNECTING_POLL_MS);
-    return () => clearTimeout(timer);
-  }, [connecting, load]);
 
   const reset = async () => {
     setResetting(true);

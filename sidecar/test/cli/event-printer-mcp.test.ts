@@ -1,0 +1,45 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { EventPrinter } from '../../src/cli/event-printer';
+import type { CairnEvent } from '../../src/protocol';
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { stream, text: () => text };
+}
+
+const event = (state: string, extra: Record<string, unknown> = {}) =>
+  ({
+    type: 'mcp.server',
+    seq: 1,
+    session_id: 'ses_1',
+    turn_id: 'trn_1',
+    time: new Date(0).toISOString(),
+    server_id: 'mcp_1',
+    name: 'github',
+    state,
+    error: null,
+    tools: 0,
+    ...extra,
+  }) as CairnEvent;
+
+describe('cairn run: MCP servers starting for a turn', () => {
+  it('shows each server starting, ready with its tools, or what went wrong, on stderr', async () => {
+    const out = capture();
+    const err = capture();
+    const printer = new EventPrinter(false, out.stream, err.stream);
+    printer.print(event('connecting'));
+    printer.print(event('connected', { tools: 12 }));
+    printer.print(event('failed', { error: 'spawn npx ENOENT' }));
+    printer.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toBe('');
+    expect(err.text()).toContain('MCP server "github" is starting');
+    expect(err.text()).toContain('MCP server "github" is ready (12 tools)');
+    expect(err.text()).toContain('✗ MCP server "github" failed: spawn npx ENOENT');
+  });
+});
