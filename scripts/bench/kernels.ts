@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { PythonCommand } from '../../sidecar/src/kernels/driver-spawn';
 import { KernelManager } from '../../sidecar/src/kernels/kernel-manager';
-import { KernelProcess, type PythonCommand } from '../../sidecar/src/kernels/kernel-process';
+import { KernelProcess } from '../../sidecar/src/kernels/kernel-process';
 import { resolvePython } from '../../sidecar/src/kernels/python-resolver';
 import { childEnv } from '../../sidecar/src/tools/child-env';
 import { APT_PACKAGES, JupyterReference, referenceMissing } from './jupyter-reference';

@@ -1,6 +1,14 @@
-import type { ResultMessage, VariableInfo } from './driver-messages';
+import type { MimeBundle, ResultMessage, VariableInfo } from './driver-messages';
 import type { ExitInfo } from './kernel-exit';
-import type { ExecuteCallbacks } from './kernel-process';
+
+/** What a running cell reports as it goes, and how its caller interrupts it. */
+export interface ExecuteCallbacks {
+  onStream?: (name: 'stdout' | 'stderr', text: string) => void;
+  onDisplay?: (data: MimeBundle) => void;
+  onInputRequest?: (request: { requestId: string; prompt: string; password: boolean }) => void;
+  /** Aborting interrupts the cell (KeyboardInterrupt); escalation is the caller's business. */
+  signal?: AbortSignal;
+}
 
 /** What a kernel said when it was ready. */
 export interface KernelReadyInfo {

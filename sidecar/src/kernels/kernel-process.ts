@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { type Logger, silentLogger } from '../log/logger';
@@ -9,7 +9,6 @@ import {
   type DriverMessage,
   encodeHostMessage,
   type HostMessage,
-  type MimeBundle,
   messageHead,
   outputTooLargeResult,
   parseDriverLine,
@@ -19,37 +18,16 @@ import {
   type StreamHeader,
   type VariableInfo,
 } from './driver-messages';
-import { defaultDriverPath } from './driver-path';
+import { type DriverSpawnOptions, spawnDriver } from './driver-spawn';
 import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
-import type { KernelHandle } from './kernel-handle';
+import type { ExecuteCallbacks, KernelHandle } from './kernel-handle';
 import { LineFramer, MAX_LINE_BYTES } from './line-framer';
 
-/** How to run an interpreter: `{command: '/usr/bin/python3', args: []}` or `{command: 'py', args: ['-3']}`. */
-export interface PythonCommand {
-  command: string;
-  args: readonly string[];
-}
-
-export interface KernelProcessOptions {
-  python: PythonCommand;
-  cwd: string;
-  /** The environment without Cairn's secrets (tools/child-env's childEnv()); the PYTHON* settings are added. */
-  env: NodeJS.ProcessEnv;
-  driverPath?: string;
-  /** false passes --no-ipython (the stdlib driver even where IPython is importable). */
-  ipython?: boolean;
+export interface KernelProcessOptions extends DriverSpawnOptions {
   readyTimeoutMs?: number;
   logger?: Logger;
   /** The longest message line accepted from the driver (tests lower it). */
   maxLineBytes?: number;
-}
-
-export interface ExecuteCallbacks {
-  onStream?: (name: 'stdout' | 'stderr', text: string) => void;
-  onDisplay?: (data: MimeBundle) => void;
-  onInputRequest?: (request: { requestId: string; prompt: string; password: boolean }) => void;
-  /** Aborting interrupts the cell (KeyboardInterrupt); escalation is the caller's business. */
-  signal?: AbortSignal;
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
@@ -111,32 +89,7 @@ export class KernelProcess implements KernelHandle {
 
   /** Starts a driver and waits for its `ready`; kills it and throws when it does not come. */
   static async start(opts: KernelProcessOptions): Promise<KernelProcess> {
-    const driver = opts.driverPath ?? defaultDriverPath();
-    const args = [
-      ...opts.python.args,
-      '-u',
-      '-X',
-      'utf8',
-      driver,
-      ...(opts.ipython === false ? ['--no-ipython'] : []),
-    ];
-    const child = spawn(opts.python.command, args, {
-      cwd: opts.cwd,
-      env: { ...opts.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', PYTHONIOENCODING: 'utf-8' },
-      // Its own process group: SIGINT to the group interrupts the cell, and a kill reaches its children.
-      detached: process.platform !== 'win32',
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    const spawned = await new Promise<Error | null>((resolve) => {
-      child.once('spawn', () => resolve(null));
-      child.once('error', (err) => resolve(err));
-    });
-    if (spawned) {
-      throw new Error(`Could not start the Python kernel with ${opts.python.command}: ${spawned.message}`, {
-        cause: spawned,
-      });
-    }
+    const child = await spawnDriver(opts);
     const kernel = new KernelProcess(child, opts.logger ?? silentLogger, opts.maxLineBytes ?? MAX_LINE_BYTES);
     await kernel.waitReady(opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
     return kernel;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { CairnError } from '../errors';
-import type { PythonCommand } from './kernel-process';
+import type { PythonCommand } from './driver-spawn';
 
 /** The oldest Python the driver supports. */
 export const MIN_PYTHON: readonly [number, number] = [3, 9];

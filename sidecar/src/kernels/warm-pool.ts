@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger';
+import type { PythonCommand } from './driver-spawn';
 import type { KernelHandle } from './kernel-handle';
-import type { PythonCommand } from './kernel-process';
 
 /** What a kernel is started with; spares are kept per distinct spec (the folder is fixed at start). */
 export interface KernelSpec {

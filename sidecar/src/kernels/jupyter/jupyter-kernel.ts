@@ -9,8 +9,7 @@ import {
   type VariableInfo,
 } from '../driver-messages';
 import { type ExitInfo, KernelExitedError } from '../kernel-exit';
-import type { KernelHandle, KernelReadyInfo } from '../kernel-handle';
-import type { ExecuteCallbacks } from '../kernel-process';
+import type { ExecuteCallbacks, KernelHandle, KernelReadyInfo } from '../kernel-handle';
 import {
   errorDetails,
   parseVariables,
