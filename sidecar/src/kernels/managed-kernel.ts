@@ -123,6 +123,7 @@ export class ManagedKernel {
     const proc = this.proc ?? (await this.starting?.catch(() => null)) ?? null;
     this.proc = null;
     if (proc?.isAlive) await proc.shutdown(1_000);
+    this.audit.close();
   }
 
   private async runCell(code: string, options: ExecuteOptions): Promise<ExecutionResult> {
