@@ -1,57 +1,38 @@
 // A conversation-only server in the browser: what it does not offer is hidden (projects, folders, the kernel
 // panel; that the kernel routes answer `conversation_only` is proven by sidecar/test/server/kernel-routes.test.ts),
 // and chatting still works.
-import type { Browser, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, screenshot, startUiServer, type UiServer } from './support/cairn-ui';
+import type { Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite } from './support/browser-suite';
+import { screenshot } from './support/cairn-ui';
 
 const TEST_TIMEOUT = 120_000;
 const UI_WAIT = 20_000;
 
-let ui: UiServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ui = await startUiServer({ env: { CAIRN_CONVERSATION_ONLY: 'true' } });
-  browser = await launchChromium();
-}, TEST_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await ui?.close();
-}, TEST_TIMEOUT);
+const suite = browserSuite({ env: { CAIRN_CONVERSATION_ONLY: 'true' }, timeoutMs: TEST_TIMEOUT });
 
 describe('conversation-only mode', () => {
   it('hides projects and folders, and a chat runs without tools', { timeout: TEST_TIMEOUT }, async () => {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(ui.server.browserUrl);
+    const page = await suite.openPage();
     const newChat = page.getByRole('button', { name: 'New chat' });
     await expect.poll(() => newChat.first().isVisible(), { timeout: UI_WAIT }).toBe(true);
     // No project section, no "Open folder" anywhere: the server has no projects.
     expect(await page.getByRole('button', { name: 'Open folder' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Projects' }).count()).toBe(0);
 
-    ui.replies.enqueue({ content: [{ type: 'text', text: 'Just talking, no tools here.' }] });
+    suite.ui.replies.enqueue({ content: [{ type: 'text', text: 'Just talking, no tools here.' }] });
     await newChat.first().click();
     await page.getByLabel('Message').fill('hello');
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.getByText('Just talking, no tools here.').isVisible(), { timeout: UI_WAIT })
       .toBe(true);
-    expect(ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
+    expect(suite.ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
     await screenshot(page, 'conversation-only');
-    expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('shows no kernel panel and calls no kernel route', { timeout: TEST_TIMEOUT }, async () => {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const page = await suite.openPage({ goto: false });
     const kernelCalls: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -64,7 +45,7 @@ describe('conversation-only mode', () => {
       (response: Response) => new URL(response.url()).pathname === '/api/capabilities' && response.ok(),
       { timeout: UI_WAIT },
     );
-    await page.goto(ui.server.browserUrl);
+    await page.goto(suite.ui.server.browserUrl);
     expect(await (await capabilities).json()).toMatchObject({ kernels: false });
 
     const newChat = page.getByRole('button', { name: 'New chat' });
@@ -81,7 +62,7 @@ describe('conversation-only mode', () => {
       .toBe('Kernels, background tasks and context will appear here.');
 
     // A chat still runs; by its end the page has had every chance to mount a panel or load kernels.
-    ui.replies.enqueue({ content: [{ type: 'text', text: 'No kernels on this server.' }] });
+    suite.ui.replies.enqueue({ content: [{ type: 'text', text: 'No kernels on this server.' }] });
     await page.getByLabel('Message').fill('hello');
     await page.keyboard.press('Enter');
     await expect
@@ -93,7 +74,5 @@ describe('conversation-only mode', () => {
     expect(await sidePanel.textContent()).toBe('Kernels, background tasks and context will appear here.');
     expect(kernelCalls).toEqual([]);
     await screenshot(page, 'kernel-panel-hidden');
-    expect(errors).toEqual([]);
-    await context.close();
   });
 });

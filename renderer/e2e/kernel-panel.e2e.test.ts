@@ -1,54 +1,22 @@
 // The kernel panel in headless Debian Chromium against a real sidecar with real Python kernels (Debian's
 // python3 with IPython and matplotlib): the user's cells, an agent's cell, an image, input() and interrupt.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { HAS_MATPLOTLIB_PYTHON, IPYTHON_KERNEL_ENV } from '../../sidecar/test/support/kernel-harness';
-import {
-  cancelRunningTurns,
-  createSession,
-  launchChromium,
-  newContext,
-  screenshot,
-  startUiServer,
-  type UiServer,
-} from './support/cairn-ui';
+import { browserSuite } from './support/browser-suite';
+import { createSession, screenshot } from './support/cairn-ui';
 
 const TEST_TIMEOUT = 180_000;
 /** How long the UI may take to show something the server already did (a guard against hangs only). */
 const UI_WAIT = 30_000;
 
-let ui: UiServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  ui = await startUiServer({ env: IPYTHON_KERNEL_ENV });
-  browser = await launchChromium();
-}, TEST_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await ui?.close();
-}, TEST_TIMEOUT);
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-  await cancelRunningTurns(ui);
-  ui.replies.reset();
-  expect(pageErrors.splice(0), 'uncaught errors in the page').toEqual([]);
-});
+const suite = browserSuite({ env: IPYTHON_KERNEL_ENV, timeoutMs: TEST_TIMEOUT });
 
 async function openSession(title: string): Promise<Page> {
-  const { sessionId } = createSession(ui, title);
-  const context = await newContext(browser);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
-  await page.goto(ui.server.browserUrl);
+  createSession(suite.ui, title);
+  const page = await suite.openPage();
   await page.getByRole('button', { name: title }).click();
   await expect.poll(() => page.locator('.session-title').textContent(), { timeout: UI_WAIT }).toBe(title);
-  void sessionId;
   await page.getByRole('button', { name: 'Toggle side panel' }).click();
   await expect
     .poll(() => page.getByRole('region', { name: 'Kernels' }).isVisible(), { timeout: UI_WAIT })
@@ -100,7 +68,7 @@ describe.skipIf(!HAS_MATPLOTLIB_PYTHON)('the kernel panel', () => {
     // Shown from memory: a blob URL, with no token anywhere in it, and the PNG really decoded.
     const src = (await image.getAttribute('src')) ?? '';
     expect(src.startsWith('blob:')).toBe(true);
-    expect(src).not.toContain(ui.server.token);
+    expect(src).not.toContain(suite.ui.server.token);
     await expect
       .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: UI_WAIT })
       .toBeGreaterThan(100);
@@ -139,7 +107,7 @@ describe.skipIf(!HAS_MATPLOTLIB_PYTHON)('the kernel panel', () => {
     timeout: TEST_TIMEOUT,
   }, async () => {
     const page = await openSession('agent kernel');
-    ui.replies.enqueue(
+    suite.ui.replies.enqueue(
       {
         content: [
           { type: 'tool_use', name: 'execute_code', input: { code: "print('from the agent')\n3 * 3" } },

@@ -4,8 +4,8 @@
 // private D-Bus). Its own file, so the keyring is in the environment before keytar first connects.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KERNEL_PROVIDER_SETTING } from '../../sidecar/src/agent/kernel-provider-service';
 import {
   startJupyterServer,
@@ -13,14 +13,8 @@ import {
 } from '../../sidecar/test/kernels/jupyter/jupyter-server';
 import { STDLIB_KERNEL_ENV } from '../../sidecar/test/support/kernel-harness';
 import { useKeyringInProcess } from '../../sidecar/test/support/keyring-in-process';
-import {
-  createSession,
-  launchChromium,
-  newContext,
-  screenshot,
-  startUiServer,
-  type UiServer,
-} from './support/cairn-ui';
+import { browserSuite } from './support/browser-suite';
+import { createSession, screenshot } from './support/cairn-ui';
 
 const TEST_TIMEOUT = 180_000;
 /** How long the UI may take to show what the server did (a guard against hangs only). */
@@ -31,58 +25,43 @@ const TOKEN_TYPED = 'e2e-typed-token-9f8e7d6c5b4a';
 describe('Settings: Python kernels', () => {
   // Before the server starts: keytar connects to the session bus it names on its first use.
   useKeyringInProcess();
-  let ui: UiServer;
-  let browser: Browser;
+  const suite = browserSuite({
+    env: {
+      ...STDLIB_KERNEL_ENV,
+      CAIRN_KERNEL_PYTHON: undefined,
+      CAIRN_JUPYTER_URL: undefined,
+      CAIRN_JUPYTER_TOKEN: undefined,
+    },
+    timeoutMs: TEST_TIMEOUT,
+  });
   let jupyter: TestJupyterServer;
   let projectId: string;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ui = await startUiServer({
-      env: {
-        ...STDLIB_KERNEL_ENV,
-        CAIRN_KERNEL_PYTHON: undefined,
-        CAIRN_JUPYTER_URL: undefined,
-        CAIRN_JUPYTER_TOKEN: undefined,
-      },
-    });
-    ({ projectId } = createSession(ui, 'interpreter session'));
-    browser = await launchChromium();
+    ({ projectId } = createSession(suite.ui, 'interpreter session'));
     jupyter = await startJupyterServer();
   }, TEST_TIMEOUT);
 
   afterAll(async () => {
-    await browser?.close();
     await jupyter?.stop();
-    await ui?.close();
   }, TEST_TIMEOUT);
 
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-    expect(pageErrors.splice(0), 'uncaught errors in the page').toEqual([]);
-  });
-
   async function openKernelSettings(): Promise<{ page: Page; section: Locator }> {
-    const context = await newContext(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
-    await page.goto(ui.server.browserUrl);
+    const page = await suite.openPage();
     await page.getByRole('button', { name: '⚙ Settings', exact: true }).click();
     const section = page.getByRole('region', { name: 'Python kernels' });
     await section.waitFor({ timeout: UI_WAIT });
     return { page, section };
   }
 
-  const storedPython = () => ui.server.core.store.projects.get(projectId)?.python_path;
+  const storedPython = () => suite.ui.server.core.store.projects.get(projectId)?.python_path;
 
   it(
     'refuses a bad interpreter inline, uses the real python3 for the project, and goes back to the default',
     async () => {
       const { page, section } = await openKernelSettings();
-      const name = path.basename(ui.projectDir);
-      const row = section.getByRole('listitem').filter({ hasText: ui.projectDir });
+      const name = path.basename(suite.ui.projectDir);
+      const row = section.getByRole('listitem').filter({ hasText: suite.ui.projectDir });
       await row.waitFor({ timeout: UI_WAIT });
       expect(await row.getByText(name, { exact: true }).isVisible()).toBe(true);
       const inUse = row.locator('.python-in-use');
@@ -97,7 +76,7 @@ describe('Settings: Python kernels', () => {
       expect(await inUse.getByText(/^Python 3\.\d+\.\d+$/).isVisible()).toBe(true);
 
       // A path that does not exist: the server's message, inline, and nothing saved.
-      const missing = path.join(ui.projectDir, 'no-such', 'python3');
+      const missing = path.join(suite.ui.projectDir, 'no-such', 'python3');
       await field.fill(missing);
       await save.click();
       const alert = row.getByRole('alert');
@@ -107,7 +86,7 @@ describe('Settings: Python kernels', () => {
       expect(storedPython()).toBeNull();
 
       // A file that is not Python: the resolver's reason.
-      const script = path.join(ui.projectDir, 'fake-python.sh');
+      const script = path.join(suite.ui.projectDir, 'fake-python.sh');
       fs.writeFileSync(script, '#!/bin/sh\necho not-python\n', { mode: 0o755 });
       await field.fill(script);
       await save.click();
@@ -128,7 +107,7 @@ describe('Settings: Python kernels', () => {
       await screenshot(page, 'kernel-settings-project');
 
       // A project .venv, then Use default: the setting is cleared and the venv is what kernels get.
-      const venvPython = path.join(ui.projectDir, '.venv', 'bin', 'python3');
+      const venvPython = path.join(suite.ui.projectDir, '.venv', 'bin', 'python3');
       fs.mkdirSync(path.dirname(venvPython), { recursive: true });
       fs.symlinkSync(fs.realpathSync(PYTHON), venvPython);
       await useDefault.click();
@@ -139,7 +118,7 @@ describe('Settings: Python kernels', () => {
       expect(storedPython()).toBeNull();
 
       // Without the venv the default is python3 on PATH again.
-      fs.rmSync(path.join(ui.projectDir, '.venv'), { recursive: true });
+      fs.rmSync(path.join(suite.ui.projectDir, '.venv'), { recursive: true });
       await row.getByRole('button', { name: `Check the interpreter of ${name}` }).click();
       await inUse.getByText('python3 on the server’s PATH').waitFor({ timeout: UI_WAIT });
     },
@@ -169,7 +148,7 @@ describe('Settings: Python kernels', () => {
         'Refusing to send the Jupyter token over plain http to example.com',
       );
       expect(await token.inputValue()).toBe('');
-      expect(ui.server.core.store.settings.get(KERNEL_PROVIDER_SETTING)).toBeNull();
+      expect(suite.ui.server.core.store.settings.get(KERNEL_PROVIDER_SETTING)).toBeNull();
 
       // A wrong token against the real server: its refusal is shown, the token itself is not.
       await url.fill(jupyter.baseUrl);
@@ -192,13 +171,13 @@ describe('Settings: Python kernels', () => {
       await form.getByText('Token saved', { exact: true }).waitFor({ timeout: UI_WAIT });
       expect(await token.inputValue()).toBe('');
       expect(await page.content()).not.toContain(jupyter.token);
-      const provider = await ui.server.core.kernelProvider?.get();
+      const provider = await suite.ui.server.core.kernelProvider?.get();
       expect(provider).toMatchObject({
         provider: 'jupyter',
         jupyter: { has_token: true },
         env_override: false,
       });
-      expect(JSON.stringify(ui.server.core.store.settings.get(KERNEL_PROVIDER_SETTING))).not.toContain(
+      expect(JSON.stringify(suite.ui.server.core.store.settings.get(KERNEL_PROVIDER_SETTING))).not.toContain(
         jupyter.token,
       );
       // While Jupyter is the provider, the per-project interpreters are said not to apply.
@@ -215,22 +194,22 @@ describe('Settings: Python kernels', () => {
         .getByRole('alert')
         .getByText(/needs its token/)
         .waitFor({ timeout: UI_WAIT });
-      expect((await ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(true);
+      expect((await suite.ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(true);
 
       // Back to the Cairn server, then the token can go.
       await form.getByRole('radio', { name: 'On the Cairn server' }).check();
       await form.getByRole('button', { name: 'Save provider' }).click();
       await form.getByText('Kernel provider saved.').waitFor({ timeout: UI_WAIT });
-      expect((await ui.server.core.kernelProvider?.get())?.provider).toBe('local');
+      expect((await suite.ui.server.core.kernelProvider?.get())?.provider).toBe('local');
       await form.getByRole('radio', { name: 'On a Jupyter Server' }).check();
       // The address stays saved for a later switch back.
-      const saved = (await ui.server.core.kernelProvider?.get())?.jupyter.url;
+      const saved = (await suite.ui.server.core.kernelProvider?.get())?.jupyter.url;
       expect(saved).toContain(new URL(jupyter.baseUrl).host);
       expect(await url.inputValue()).toBe(saved);
       await form.getByRole('button', { name: 'Remove token' }).click();
       await form.getByText('Token removed.').waitFor({ timeout: UI_WAIT });
       await form.getByText('No token saved').waitFor({ timeout: UI_WAIT });
-      expect((await ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(false);
+      expect((await suite.ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(false);
     },
     TEST_TIMEOUT,
   );

@@ -6,19 +6,11 @@
 // first connects.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { useKeyringInProcess } from '../../sidecar/test/support/keyring-in-process';
-import {
-  cancelRunningTurns,
-  createSession,
-  launchChromium,
-  newContext,
-  REPO_ROOT,
-  screenshot,
-  startUiServer,
-  type UiServer,
-} from './support/cairn-ui';
+import { browserSuite } from './support/browser-suite';
+import { createSession, REPO_ROOT, screenshot } from './support/cairn-ui';
 
 const TEST_TIMEOUT = 180_000;
 /** How long the UI may take to show what the server did (a guard against hangs only). */
@@ -30,36 +22,8 @@ const IMPORT_SECRET = 'e2e-import-secret-8d2e4f6a1b';
 
 describe('MCP servers: settings and a session', () => {
   useKeyringInProcess();
-  let ui: UiServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    ui = await startUiServer();
-    browser = await launchChromium();
-  }, TEST_TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.close();
-  }, TEST_TIMEOUT);
-
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-    await cancelRunningTurns(ui);
-    ui.replies.reset();
-    expect(pageErrors.splice(0), 'uncaught errors in the page').toEqual([]);
-  });
-
-  async function openApp(): Promise<Page> {
-    const context = await newContext(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
-    await page.goto(ui.server.browserUrl);
-    return page;
-  }
+  const suite = browserSuite({ timeoutMs: TEST_TIMEOUT });
+  const openApp = () => suite.openPage();
 
   async function openMcpSettings(page: Page): Promise<Locator> {
     await page.getByRole('button', { name: '⚙ Settings', exact: true }).click();
@@ -69,10 +33,10 @@ describe('MCP servers: settings and a session', () => {
   }
 
   const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${ui.server.url}${route}`, {
+    const response = await fetch(`${suite.ui.server.url}${route}`, {
       method,
       headers: {
-        authorization: `Bearer ${ui.server.token}`,
+        authorization: `Bearer ${suite.ui.server.token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -84,7 +48,7 @@ describe('MCP servers: settings and a session', () => {
   it('adds a stdio server with a secret, tests and enables it; a session connects and resets', {
     timeout: TEST_TIMEOUT,
   }, async () => {
-    createSession(ui, 'mcp session');
+    createSession(suite.ui, 'mcp session');
     const page = await openApp();
     const section = await openMcpSettings(page);
     await expect.poll(() => section.getByText('No MCP servers yet').count(), { timeout: UI_WAIT }).toBe(1);
@@ -157,8 +121,8 @@ describe('MCP servers: settings and a session', () => {
       })
       .toBe(1);
 
-    ui.replies.enqueue({ content: [{ type: 'text', text: 'Plain answer one.' }] });
-    const before = ui.model.requests.length;
+    suite.ui.replies.enqueue({ content: [{ type: 'text', text: 'Plain answer one.' }] });
+    const before = suite.ui.model.requests.length;
     const box = page.getByLabel('Message');
     await box.fill('Hello');
     await box.press('Enter');
@@ -166,7 +130,7 @@ describe('MCP servers: settings and a session', () => {
       .poll(() => page.locator('article.turn').last().getAttribute('data-status'), { timeout: UI_WAIT })
       .toBe('completed');
     // The model was offered the server's tools under their agent names.
-    const offered = ui.model.requests[before]?.body.tools?.map((t) => t.name) ?? [];
+    const offered = suite.ui.model.requests[before]?.body.tools?.map((t) => t.name) ?? [];
     expect(offered).toContain('mcp__everything__echo');
 
     const server = block.getByRole('listitem', { name: 'everything' });
@@ -179,7 +143,7 @@ describe('MCP servers: settings and a session', () => {
     await screenshot(page, 'mcp-session-panel');
 
     // An MCP call that returns an image: its card offers the call's mcp_result.json, fetched with the token.
-    ui.replies.enqueue(
+    suite.ui.replies.enqueue(
       { content: [{ type: 'tool_use', name: 'mcp__everything__get-tiny-image', input: {} }] },
       { content: [{ type: 'text', text: 'Here is the image.' }] },
     );
@@ -208,7 +172,7 @@ describe('MCP servers: settings and a session', () => {
     await api('PATCH', `/api/mcp/servers/${saved.id}`, { deny_tools: ['echo'] });
     await block.getByRole('button', { name: 'Reset MCP servers' }).click();
     await block.getByTestId('mcp-reset-pending').waitFor({ timeout: UI_WAIT });
-    ui.replies.enqueue({ content: [{ type: 'text', text: 'Plain answer two.' }] });
+    suite.ui.replies.enqueue({ content: [{ type: 'text', text: 'Plain answer two.' }] });
     await box.fill('Again');
     await box.press('Enter');
     await expect.poll(() => page.locator('article.turn').count(), { timeout: UI_WAIT }).toBe(3);
@@ -278,7 +242,9 @@ describe('MCP servers: settings and a session', () => {
     expect(await key.getAttribute('type')).toBe('password');
     for (const answer of await answers.all()) {
       if ((await answer.inputValue()) !== '') continue;
-      await answer.fill((await answer.getAttribute('type')) === 'password' ? IMPORT_SECRET : ui.projectDir);
+      await answer.fill(
+        (await answer.getAttribute('type')) === 'password' ? IMPORT_SECRET : suite.ui.projectDir,
+      );
     }
     await panel.getByRole('button', { name: /^Import chosen/ }).click();
     await expect

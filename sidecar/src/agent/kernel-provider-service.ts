@@ -6,7 +6,7 @@ import type {
   KernelProviderTestResult,
   UpdateKernelProviderRequest,
 } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
+import { type Keychain, withKeychainHint } from '../secrets/keychain';
 import type { Store } from '../store/store';
 
 /** The saved provider (without the token, which lives in the keychain). */
@@ -91,13 +91,13 @@ export class KernelProviderService {
     // The keychain first: a refused token must not leave a provider saved that cannot start kernels.
     if (request.clear_token) {
       await this.options.keychain.delete(JUPYTER_TOKEN_ACCOUNT).catch((err: unknown) => {
-        throw withHint(err);
+        throw withKeychainHint(err, JUPYTER_TOKEN_HINT);
       });
       this.cachedToken = null;
     }
     if (newToken !== '') {
       await this.options.keychain.set(JUPYTER_TOKEN_ACCOUNT, newToken).catch((err: unknown) => {
-        throw withHint(err);
+        throw withKeychainHint(err, JUPYTER_TOKEN_HINT);
       });
       this.cachedToken = newToken;
     }
@@ -184,12 +184,4 @@ function normaliseUrl(url: string | null): string | null {
   } catch (err) {
     throw badRequest(err instanceof Error ? err.message : String(err));
   }
-}
-
-/** The keychain's own hint is about the model key; this one says what to do for the Jupyter token. */
-function withHint(err: unknown): unknown {
-  if (err instanceof CairnError && err.code === 'keychain_unavailable') {
-    return new CairnError('keychain_unavailable', JUPYTER_TOKEN_HINT, { cause: err });
-  }
-  return err;
 }

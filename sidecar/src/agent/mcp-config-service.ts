@@ -11,7 +11,7 @@ import {
   type SetMcpSecretsRequest,
   type UpdateMcpServerRequest,
 } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
+import { type Keychain, withKeychainHint } from '../secrets/keychain';
 import type { McpServerConfig, McpServerRow, StoredMcpValue } from '../store/mcp-servers-repo';
 import type { Store } from '../store/store';
 
@@ -123,10 +123,7 @@ export class McpConfigService {
         else await this.keychain.set(account, value);
       }
     } catch (err) {
-      if (err instanceof CairnError && err.code === 'keychain_unavailable') {
-        throw new CairnError('keychain_unavailable', MCP_SECRET_HINT, { cause: err });
-      }
-      throw err;
+      throw withKeychainHint(err, MCP_SECRET_HINT);
     }
     return this.view(row);
   }

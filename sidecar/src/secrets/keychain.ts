@@ -83,6 +83,18 @@ export function createKeychain(service = 'cairn', options: KeychainOptions = {})
   };
 }
 
+/**
+ * A keychain_unavailable error with `hint` as what to do instead: the keychain's own hint is about the model
+ * key, and a caller keeping another secret (a Jupyter token, an MCP secret) names its own way round. Any other
+ * error is returned as it is.
+ */
+export function withKeychainHint(err: unknown, hint: string): unknown {
+  if (err instanceof CairnError && err.code === 'keychain_unavailable') {
+    return new CairnError('keychain_unavailable', hint, { cause: err });
+  }
+  return err;
+}
+
 function loadKeytar(): KeytarLike {
   const mod = createRequire(import.meta.url)('keytar') as KeytarLike & { default?: KeytarLike };
   // Some bundlers wrap CommonJS exports in `default`.

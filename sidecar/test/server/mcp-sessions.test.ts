@@ -151,17 +151,7 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await runTurn(sessionId, 'first');
     const echo = agentName(await status(sessionId), 'env-check', 'echo');
-    h.model.enqueue(
-      { content: [{ type: 'tool_use', name: echo, input: { text: 'hi' } }] },
-      { content: [{ type: 'text', text: 'done' }] },
-    );
-    const turn = await h.startTurn(sessionId, 'echo');
-    let questions: Question[] = [];
-    await waitFor(async () => {
-      questions = (await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)).body
-        .questions;
-      return questions.length === 1;
-    });
+    const { turn, questions } = await echoAwaitingApproval(sessionId, echo, 'hi');
     expect(questions[0]).toMatchObject({ kind: 'approval', tool: { name: echo } });
     await h.api('POST', `/api/questions/${questions[0]!.id}/answer`, { answer: 'allow' });
     expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
@@ -174,18 +164,8 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     await runTurn(sessionId, 'first');
     const before = await status(sessionId);
     const echo = agentName(before, 'env-check', 'echo');
-    h.model.enqueue(
-      { content: [{ type: 'tool_use', name: echo, input: { text: 'mid-turn' } }] },
-      { content: [{ type: 'text', text: 'done' }] },
-    );
     // The approval question holds the turn while the reset comes.
-    const turn = await h.startTurn(sessionId, 'echo');
-    let questions: Question[] = [];
-    await waitFor(async () => {
-      questions = (await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)).body
-        .questions;
-      return questions.length === 1;
-    });
+    const { turn, questions } = await echoAwaitingApproval(sessionId, echo, 'mid-turn');
     const reset = await h.api<McpSessionStatus>('POST', `/api/sessions/${sessionId}/mcp/reset`);
     expect(reset.body.reset_pending).toBe(true);
     expect(reset.body.servers.find((x) => x.name === 'env-check')?.state).toBe('connected');
@@ -330,6 +310,22 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     }
     await h.restart();
   });
+
+  /** Starts a turn in which the model calls `echo`, and returns once its approval question is pending. */
+  async function echoAwaitingApproval(sessionId: string, echo: string, text: string) {
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: echo, input: { text } }] },
+      { content: [{ type: 'text', text: 'done' }] },
+    );
+    const turn = await h.startTurn(sessionId, 'echo');
+    let questions: Question[] = [];
+    await waitFor(async () => {
+      questions = (await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)).body
+        .questions;
+      return questions.length === 1;
+    });
+    return { turn, questions };
+  }
 
   /** Has the model call one env-check tool in its own turn and returns the text result. */
   async function callTool(sessionId: string, tool: string): Promise<string> {

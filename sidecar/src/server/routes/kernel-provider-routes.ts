@@ -7,11 +7,11 @@ import {
 } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
-import { requireKernels } from './kernel-routes';
+import { requirePart } from './conversation-only';
 
 /** Where new kernels start: GET/PUT the provider, and test a Jupyter Server before saving it. */
 export function registerKernelProviderRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const provider = (): KernelProviderService => requireKernels(ctx.kernelProvider);
+  const provider = (): KernelProviderService => requirePart(ctx.kernelProvider, 'Python kernels');
 
   app.get('/api/kernels/provider', async (): Promise<KernelProviderSettings> => provider().get());
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { KernelService } from '../../agent/kernel-service';
-import { CairnError } from '../../errors';
 import {
   type KernelExecuteAccepted,
   KernelExecuteRequest,
@@ -13,25 +12,15 @@ import {
 } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
+import { requirePart } from './conversation-only';
 
 type KernelParams = { Params: { id: string; name: string } };
 
 /** What an artifact may do when a browser renders it: nothing (no scripts, no requests, no forms). */
 const ARTIFACT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
 
-/** The kernels' part of the context, or the conversation-only refusal where there are none. */
-export function requireKernels<T>(part: T | null): T {
-  if (!part) {
-    throw new CairnError(
-      'conversation_only',
-      'This Cairn server runs conversation-only: it has no Python kernels.',
-    );
-  }
-  return part;
-}
-
 export function registerKernelRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const kernels = (): KernelService => requireKernels(ctx.kernels);
+  const kernels = (): KernelService => requirePart(ctx.kernels, 'Python kernels');
   const kernelName = (raw: string): string => parse(KernelName, raw);
 
   app.get<{ Params: { id: string } }>(

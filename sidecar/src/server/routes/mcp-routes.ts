@@ -6,7 +6,7 @@ import { McpImportService } from '../../agent/mcp-import-service';
 import type { McpSessionService } from '../../agent/mcp-session-service';
 import { testMcpServer } from '../../agent/mcp-test';
 import { MCP_RESULT_FILE } from '../../agent/mcp-tools';
-import { CairnError, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import {
   CreateMcpServerRequest,
   McpImportRequest,
@@ -18,19 +18,14 @@ import {
 } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
+import { requirePart } from './conversation-only';
 
 type IdParams = { Params: { id: string } };
 
 /** MCP server configs, their secrets and tests, and a session's servers. */
 export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const refuse = (): never => {
-    throw new CairnError(
-      'conversation_only',
-      'This Cairn server runs conversation-only: it has no MCP servers.',
-    );
-  };
-  const config = (): McpConfigService => ctx.mcpConfig ?? refuse();
-  const sessions = (): McpSessionService => ctx.mcp ?? refuse();
+  const config = (): McpConfigService => requirePart(ctx.mcpConfig, 'MCP servers');
+  const sessions = (): McpSessionService => requirePart(ctx.mcp, 'MCP servers');
   const requireSession = (id: string) => {
     if (!ctx.store.sessions.get(id)) throw notFound('Session', id);
   };
