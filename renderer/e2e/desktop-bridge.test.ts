@@ -287,7 +287,7 @@ describe('the desktop app, with a stand-in bridge and real sidecars', () => {
       await page.getByRole('button', { name: 'Test backend' }).click();
       await page.getByText('Some checks failed; see above.').waitFor({ timeout: UI_WAIT });
       const health = page.locator('li.check-step').first();
-      expect(await health.getAttribute('data-status')).toBe('failed');
+      await expect.poll(() => health.getAttribute('data-status'), { timeout: UI_WAIT }).toBe('failed');
       expect(await health.locator('.check-failure').getAttribute('data-failure')).toBe('redirect');
       expect(elsewhere.requests).toEqual([]);
       await screenshot(page, 'desktop-remote-redirect');

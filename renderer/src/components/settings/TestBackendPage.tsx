@@ -26,16 +26,22 @@ export function TestBackendPage({ backend, onBack }: { backend: Backend; onBack(
   const [running, setRunning] = useState(false);
   const current = useRef<AbortController | null>(null);
 
+  // The checks run again when the address or token change, not when an equal backend object is handed
+  // down again (a reconnect re-reads it): a finished report must not restart under the reader.
+  const { url, token } = backend;
   const start = useCallback(() => {
     current.current?.abort();
     const controller = new AbortController();
     current.current = controller;
     setRunning(true);
-    void checkBackend(backend, {
-      signal: controller.signal,
-      onProgress: (next) => !controller.signal.aborted && setSteps(next),
-    }).finally(() => !controller.signal.aborted && setRunning(false));
-  }, [backend]);
+    void checkBackend(
+      { url, token },
+      {
+        signal: controller.signal,
+        onProgress: (next) => !controller.signal.aborted && setSteps(next),
+      },
+    ).finally(() => !controller.signal.aborted && setRunning(false));
+  }, [url, token]);
 
   useEffect(() => {
     headingRef.current?.focus();
