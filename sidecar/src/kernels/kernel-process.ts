@@ -22,6 +22,7 @@ import { type DriverSpawnOptions, spawnDriver } from './driver-spawn';
 import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
 import type { ExecuteCallbacks, KernelHandle } from './kernel-handle';
 import { LineFramer, MAX_LINE_BYTES } from './line-framer';
+import { utf8Pieces } from './utf8-pieces';
 
 export interface KernelProcessOptions extends DriverSpawnOptions {
   readyTimeoutMs?: number;
@@ -298,9 +299,10 @@ export class KernelProcess implements KernelHandle {
   private handleStream(payload: Buffer): void {
     const header = this.streamHeader!;
     this.streamHeader = null;
-    if (this.current && header.id === this.current.id) {
-      this.current.callbacks.onStream?.(header.name, payload.toString('utf8'));
-    }
+    const onStream =
+      this.current && header.id === this.current.id ? this.current.callbacks.onStream : undefined;
+    if (!onStream) return;
+    for (const text of utf8Pieces(payload)) onStream(header.name, text);
   }
 
   /** Acts on one message line; a stream header is returned instead, for its payload to follow. */

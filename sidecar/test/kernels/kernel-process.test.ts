@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVER_PROTOCOL_VERSION } from '../../src/kernels/driver-messages';
 import { KernelExitedError } from '../../src/kernels/kernel-exit';
 import { KernelProcess } from '../../src/kernels/kernel-process';
+import { MAX_PIECE_BYTES } from '../../src/kernels/utf8-pieces';
 import { isProcessGone, makeTempDir, removeDir, waitFor } from '../tools/tool-context';
 import { DRIVER_PATH, FLAVOURS, kernelEnv, mergeRuns, recordingLogger, STDLIB } from './kernel-support';
 
@@ -76,6 +77,23 @@ describe.each(FLAVOURS)('KernelProcess with the $label', (flavour) => {
       ['stdout', 'three\n'],
       ['result', ''],
     ]);
+  });
+
+  it('hands on big output whole, as strings of at most MAX_PIECE_BYTES, cut between characters', async () => {
+    const kernel = await start();
+    const pieces: string[] = [];
+    const result = await kernel.execute("print('é€😀' * 100_000)", {
+      onStream: (name, text) => {
+        if (name === 'stdout') pieces.push(text);
+      },
+    });
+    expect(result.success).toBe(true);
+    expect(pieces.join('')).toBe(`${'é€😀'.repeat(100_000)}\n`);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) {
+      expect(Buffer.byteLength(piece, 'utf8')).toBeLessThanOrEqual(MAX_PIECE_BYTES);
+      expect(piece).not.toContain('\ufffd');
+    }
   });
 
   it('asks for input, delivers the reply, and streams what came before the question', async () => {
