@@ -13,6 +13,7 @@ import { KernelEventRouter } from './kernel-event-router';
 import { buildNotebook } from './notebook-export';
 import {
   configuredPython,
+  configuredPythonBy,
   describeProjectPython,
   type ProjectPythonOptions,
   setProjectPython,
@@ -207,7 +208,8 @@ export class KernelService {
     }
     const projectRoot = resolveProjectRoot(project.path);
     const projectId = project.id;
-    const pythonPath = () => configuredPython(this.pythonOptions(), projectId);
+    const pythonOptions = () => this.pythonOptions();
+    const pythonPath = () => configuredPython(pythonOptions(), projectId);
     const router = new KernelEventRouter(this.options.store, sessionId, this.options.logger);
     const sessionDir = path.join(this.options.dataDir, 'sessions', sessionId);
     const kernels = this.options.manager.openSession(sessionId, {
@@ -215,6 +217,9 @@ export class KernelService {
       // A getter, not a value: the manager reads it at each kernel start, so a changed setting applies.
       get pythonPath() {
         return pythonPath();
+      },
+      get pythonPathFrom() {
+        return configuredPythonBy(pythonOptions());
       },
       kernelsDir: path.join(sessionDir, 'kernels'),
       artifactsDir: path.join(sessionDir, 'artifacts'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, notFound } from '../errors';
-import { PythonNotFoundError, resolvePython } from '../kernels/python-resolver';
+import { PythonNotFoundError, type PythonSetting, resolvePython } from '../kernels/python-resolver';
 import type { Project, ProjectPython } from '../protocol';
 import type { Store } from '../store/store';
 import { resolveProjectRoot } from './project-service';
@@ -23,6 +23,11 @@ export function configuredPython(options: ProjectPythonOptions, projectId: strin
   return options.pythonOverride ?? options.store.projects.get(projectId)?.python_path ?? null;
 }
 
+/** Who set the path configuredPython returns: CAIRN_KERNEL_PYTHON wins over the project's settings. */
+export function configuredPythonBy(options: ProjectPythonOptions): PythonSetting {
+  return options.pythonOverride ? 'environment' : 'project';
+}
+
 /**
  * Which interpreter the project's kernels would start with. Runs the candidate (as starting a kernel would)
  * to learn its version; throws python_not_found (503) with what to install or fix when none is usable.
@@ -35,10 +40,10 @@ export async function describeProjectPython(
   const found = await resolvePython({
     projectRoot: resolveProjectRoot(project.path),
     configuredPath: configuredPython(options, project.id),
+    configuredBy: configuredPythonBy(options),
     env: options.kernelEnv,
   });
-  const source =
-    found.source === 'configured' ? (options.pythonOverride ? 'environment' : 'project') : found.source;
+  const source = found.source === 'configured' ? configuredPythonBy(options) : found.source;
   return { command: found.command, args: [...found.args], source, version: found.version };
 }
 

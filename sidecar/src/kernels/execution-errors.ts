@@ -47,10 +47,18 @@ export function diedError(exit: ExitInfo): ErrorDetails {
       : exit.signal === 'SIGSEGV' || exit.signal === 'SIGBUS' || exit.signal === 'SIGABRT'
         ? ' A native extension crashed.'
         : '';
-  const stderr = exit.stderrTail.trim().slice(-2_000);
+  const stderr = lastLines(exit.stderrTail.trim(), 2_000);
   const message =
     `The Python kernel died while running this cell (${describeExit(exit)}).${hint} ` +
     'Its variables are lost; the next call starts a fresh kernel, so re-run the setup the code needs.' +
     (stderr ? `\nThe kernel's last error output:\n${stderr}` : '');
   return kernelError('KernelDied', message);
+}
+
+/** The end of `text`, at most `max` characters, starting at a line (unless one line is longer). */
+function lastLines(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = text.slice(-max);
+  const newline = tail.indexOf('\n');
+  return newline === -1 ? tail : tail.slice(newline + 1);
 }

@@ -133,6 +133,7 @@ export class KernelManager {
       const python = await resolvePython({
         projectRoot: config.projectRoot,
         configuredPath: configured,
+        configuredBy: config.pythonPathFrom,
         env: this.opts.env(),
       });
       return {

@@ -19,12 +19,17 @@ export interface ResolvePythonOptions {
   projectRoot: string | null;
   /** A configured interpreter; when set it is the only candidate (a broken setting should not be bypassed). */
   configuredPath?: string | null;
+  /** Who set configuredPath, so a message says what to fix: the project's settings (default) or the environment. */
+  configuredBy?: PythonSetting;
   /** The environment the check runs with: the same scrubbed one the kernel gets, so PATH agrees. */
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   /** How long one candidate may take to print its version. */
   timeoutMs?: number;
 }
+
+/** Where a configured interpreter path comes from: a project's settings, or CAIRN_KERNEL_PYTHON. */
+export type PythonSetting = 'project' | 'environment';
 
 /** Missing or unusable Python: the message names what was tried and what to install. */
 export class PythonNotFoundError extends CairnError {
@@ -59,7 +64,8 @@ export async function resolvePython(opts: ResolvePythonOptions): Promise<PythonI
     }
     return { ...result };
   }
-  throw new PythonNotFoundError(notFoundMessage(tried, platform, Boolean(opts.configuredPath)));
+  const configured = opts.configuredPath ? (opts.configuredBy ?? 'project') : null;
+  throw new PythonNotFoundError(notFoundMessage(tried, platform, configured));
 }
 
 function candidates(opts: ResolvePythonOptions, platform: NodeJS.Platform): Candidate[] {
@@ -213,11 +219,18 @@ function probeCandidate(
   });
 }
 
-function notFoundMessage(tried: string[], platform: NodeJS.Platform, configured: boolean): string {
+function notFoundMessage(
+  tried: string[],
+  platform: NodeJS.Platform,
+  configured: PythonSetting | null,
+): string {
   const need = `Python kernels need Python ${MIN_PYTHON.join('.')} or newer.`;
   const what = `No usable Python was found. Tried: ${tried.join('; ')}.`;
-  if (configured) {
-    return `${what} ${need} Fix or clear the interpreter path set for this project.`;
+  if (configured === 'environment') {
+    return `${what} ${need} The path comes from CAIRN_KERNEL_PYTHON, which sets the interpreter for every project: fix or unset it, then restart Cairn.`;
+  }
+  if (configured === 'project') {
+    return `${what} ${need} Fix or clear the interpreter path set for this project (Settings → Python kernels).`;
   }
   const install =
     platform === 'win32'

@@ -5,6 +5,7 @@ import { ArtifactStore } from './artifact-store';
 import type { KernelHandle } from './kernel-handle';
 import type { KernelEventListener, KernelInfo, KernelLimits } from './kernel-types';
 import { ManagedKernel } from './managed-kernel';
+import type { PythonSetting } from './python-resolver';
 
 export const DEFAULT_KERNEL = 'default';
 
@@ -17,6 +18,8 @@ export interface SessionKernelConfig {
   projectRoot: string | null;
   /** The interpreter set for the project, if any. */
   pythonPath?: string | null;
+  /** Who set pythonPath (messages say what to fix); the project's settings unless said. */
+  pythonPathFrom?: PythonSetting;
   /** `<kernelsDir>/<name>/executions.jsonl` is each kernel's audit log, e.g. `<data>/sessions/<sid>/kernels`. */
   kernelsDir: string;
   /** Where images and other rich outputs are saved. */

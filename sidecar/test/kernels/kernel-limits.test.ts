@@ -187,6 +187,27 @@ describe('kernel recovery, driver-independent cases', () => {
     expect(next.stateLost).toContain('killed by SIGKILL');
   });
 
+  it('a segfault in a cell is a clear KernelDied naming the signal; the next call starts afresh', async () => {
+    const t = await openTestSession(STDLIB);
+    const kernel = t.session.kernel();
+    await kernel.execute('kept = 8');
+    const result = await kernel.execute('import ctypes\nctypes.string_at(0)');
+
+    expect(result.success).toBe(false);
+    expect(result.error?.type).toBe('KernelDied');
+    expect(result.error?.message).toContain('SIGSEGV');
+    // Python's crash trace of the cell's own thread, not of the driver's other threads.
+    expect(result.error?.message).toMatch(/File "<cell-\d+>", line 2/);
+    expect(result.error?.message).not.toContain('Thread 0x');
+    expect(result.kernelExit).toMatchObject({ signal: 'SIGSEGV' });
+    expect(t.events.ofType('kernel.died')).toEqual([
+      expect.objectContaining({ execution_id: result.executionId, signal: 'SIGSEGV' }),
+    ]);
+    const next = await kernel.execute('kept');
+    expect(next.error?.type).toBe('NameError');
+    expect(next.stateLost).toContain('SIGSEGV');
+  });
+
   it('a cancelled call interrupts its cell', async () => {
     const t = await openTestSession(STDLIB);
     const kernel = t.session.kernel();

@@ -221,6 +221,23 @@ describe('CAIRN_KERNEL_PYTHON', () => {
     }
   });
 
+  it('a missing CAIRN_KERNEL_PYTHON is blamed on the variable, not on the project, for reads and kernels', async () => {
+    const gone = '/nonexistent-cairn-test/bin/python3';
+    h = await startHarness({ env: { ...STDLIB_KERNEL_ENV, CAIRN_KERNEL_PYTHON: gone } });
+    const { projectId, sessionId } = await h.newSession();
+    const read = await h.api<ErrorBody>('GET', `/api/projects/${projectId}/python`);
+    const run = await h.api<ErrorBody>('POST', `/api/sessions/${sessionId}/kernels/main/execute`, {
+      code: '1',
+    });
+    for (const res of [read, run]) {
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('python_not_found');
+      expect(res.body.error.message).toContain(gone);
+      expect(res.body.error.message).toMatch(/comes from CAIRN_KERNEL_PYTHON.*fix or unset it/);
+      expect(res.body.error.message).not.toMatch(/set for this project/);
+    }
+  });
+
   it('conversation-only mode has no project interpreter to set or read', async () => {
     h = await startHarness({ env: { CAIRN_CONVERSATION_ONLY: 'true' } });
     for (const [method, body] of [

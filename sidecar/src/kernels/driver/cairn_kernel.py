@@ -936,7 +936,8 @@ class Kernel:
     def __init__(self, use_ipython):
         self.channel = Channel()
         self.diagnostics = os.fdopen(os.dup(2), "w", buffering=1)  # the host's view of our own stderr
-        faulthandler.enable(self.diagnostics)  # a segfault in user code still leaves a trace for the host
+        # A segfault in user code still leaves a trace for the host: the crashing thread's, not the driver's.
+        faulthandler.enable(self.diagnostics, all_threads=False)
         self.exec_id = None
         self.streams = StreamBuffer(self.channel)
         self.capture = OutputCapture(self.on_output, self.log, self.streams)
