@@ -105,7 +105,10 @@ export class McpConfigService {
     this.store.mcpServers.delete(id);
   }
 
-  /** Sets (a string) or removes (null) secret values; only names the config marks as secret are accepted. */
+  /**
+   * Sets (a string) or removes (null) secret values; an empty string keeps the saved one. Only names the
+   * config marks as secret are accepted.
+   */
   async setSecrets(id: string, secrets: SetMcpSecretsRequest): Promise<McpServer> {
     const row = this.row(id);
     const allowed = new Set(secretNames(row.config));
@@ -120,7 +123,7 @@ export class McpConfigService {
       for (const [name, value] of Object.entries(secrets)) {
         const account = mcpSecretAccount(id, name);
         if (value === null) await this.keychain.delete(account);
-        else await this.keychain.set(account, value);
+        else if (value !== '') await this.keychain.set(account, value);
       }
     } catch (err) {
       throw withKeychainHint(err, MCP_SECRET_HINT);

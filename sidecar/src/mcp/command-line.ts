@@ -3,7 +3,8 @@ import { McpConfigError } from './mcp-config-error';
 /**
  * A stdio server's command line: one string, read like a POSIX shell reads one simple command, because that
  * is how people copy commands from READMEs. We spawn without a shell, so only quoting is honoured:
- * - whitespace (space, tab, newline) separates words;
+ * - spaces and tabs separate words; a line break may only end the line (in sh it would end the command, and a
+ *   second one is never run here), unless quoted or escaped with a backslash;
  * - '…' is literal; "…" is literal except that a backslash escapes " \ $ ` (and a backslash-newline is
  *   removed), as in sh; outside quotes a backslash escapes any character (a backslash-newline is removed);
  * - '' and "" make empty words;
@@ -28,6 +29,11 @@ export function parseCommandLine(line: string): CommandLine {
   while (i < line.length) {
     const c = line[i]!;
     if (SPACE.has(c)) {
+      if ((c === '\n' || c === '\r') && line.slice(i).trim() !== '') {
+        throw new McpConfigError(
+          `The command line has a line break ${at(i)}: a command is one line. Join the lines, or end each with \\ to continue it, as in a shell.`,
+        );
+      }
       if (inWord) words.push(word);
       word = '';
       inWord = false;

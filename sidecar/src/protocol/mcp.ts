@@ -114,12 +114,10 @@ export type UpdateMcpServerRequest = z.infer<typeof UpdateMcpServerRequest>;
 
 /**
  * Secret values by name (an env variable or header marked `{"secret":true}`, or `bearer_token`): a string
- * sets it, null removes it. Write-only: no route returns a secret.
+ * sets it, an empty string keeps the saved value (an edit form's untouched field), null removes it.
+ * Write-only: no route returns a secret.
  */
-export const SetMcpSecretsRequest = z.record(
-  z.string().min(1).max(128),
-  z.string().min(1).max(32_768).nullable(),
-);
+export const SetMcpSecretsRequest = z.record(z.string().min(1).max(128), z.string().max(32_768).nullable());
 export type SetMcpSecretsRequest = z.infer<typeof SetMcpSecretsRequest>;
 
 export const McpServerList = z.object({ servers: z.array(McpServer) });

@@ -15,7 +15,7 @@ describe('parseCommandLine', () => {
       '-y',
       '@modelcontextprotocol/server-everything',
     ]);
-    expect(parse('  node\tserver.js\n--port 3000 \r\n')).toEqual(['node', 'server.js', '--port', '3000']);
+    expect(parse('  node\tserver.js   --port 3000 \r\n')).toEqual(['node', 'server.js', '--port', '3000']);
   });
 
   it('keeps single-quoted text literal, backslashes and dollars included', () => {
@@ -76,6 +76,8 @@ describe('parseCommandLine', () => {
     ['', /empty/],
     [' \t\n', /empty/],
     ["'' arg", /empty program name/],
+    ['node server.js\n--port 3000', /line break at character 15: a command is one line/],
+    ['node server.js\r\nsecond', /line break at character 15/],
   ])('refuses %j with a message naming the problem', (line, message) => {
     let error: unknown;
     try {

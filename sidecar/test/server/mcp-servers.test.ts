@@ -113,6 +113,11 @@ describe('MCP server configs (real sidecar, real SQLite, a real keyring)', () =>
     expect(set.body.env.API_KEY).toEqual({ secret: true, has_value: true });
     expect(JSON.stringify(set.body)).not.toContain(SECRET);
 
+    // An empty value is an untouched field: the saved one stays.
+    const kept = await h.api<McpServer>('PUT', `/api/mcp/servers/${id}/secrets`, { API_KEY: '' });
+    expect(kept.status).toBe(200);
+    expect(kept.body.env.API_KEY).toEqual({ secret: true, has_value: true });
+
     // An edit that sends the secret back as a marker keeps the value.
     const edited = await h.api<McpServer>('PATCH', `/api/mcp/servers/${id}`, {
       env: { API_KEY: { secret: true }, PLAIN: 'y' },
