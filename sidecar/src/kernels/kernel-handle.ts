@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { MimeBundle, ResultMessage, VariableInfo } from './driver-messages';
 import type { ExitInfo } from './kernel-exit';
 
@@ -44,4 +45,9 @@ export interface KernelHandle {
   /** Ends the kernel at once (a local process group is killed). */
   kill(): Promise<ExitInfo>;
   onExit(listener: (exit: ExitInfo) => void): void;
+}
+
+/** An id for an execution or input request, unique enough to tell one kernel's requests apart. */
+export function newRequestId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
 }

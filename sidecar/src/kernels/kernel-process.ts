@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { type Logger, silentLogger } from '../log/logger';
 import { signalGroup, taskkillTree } from '../process/process-group';
@@ -20,7 +19,7 @@ import {
 } from './driver-messages';
 import { type DriverSpawnOptions, spawnDriver } from './driver-spawn';
 import { describeExit, type ExitInfo, KernelExitedError } from './kernel-exit';
-import type { ExecuteCallbacks, KernelHandle } from './kernel-handle';
+import { type ExecuteCallbacks, type KernelHandle, newRequestId } from './kernel-handle';
 import { LineFramer, MAX_LINE_BYTES } from './line-framer';
 import { utf8Pieces } from './utf8-pieces';
 
@@ -404,10 +403,6 @@ export class KernelProcess implements KernelHandle {
   private signalGroup(signal: NodeJS.Signals): boolean {
     return process.platform !== 'win32' && signalGroup(this.pid, signal);
   }
-}
-
-function newRequestId(prefix: string): string {
-  return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,20 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpCallError, McpConnection, McpConnectionError } from '../../src/mcp/mcp-connection';
 import { tempDir } from '../support/harness';
-import { BAD_SERVER, nodeServer, pidAlive, waitFor } from './support/mcp-servers';
+import { BAD_SERVER, connectionsClosedAfterEach, nodeServer, pidAlive, waitFor } from './support/mcp-servers';
 
-const open: McpConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
-
-async function connectBad(mode: string, over: Parameters<typeof nodeServer>[2] = {}) {
-  const c = await McpConnection.connect(nodeServer(BAD_SERVER, [mode], { name: 'bad', ...over }), {});
-  open.push(c);
-  return c;
-}
+const connect = connectionsClosedAfterEach();
+const connectBad = (mode: string, over: Parameters<typeof nodeServer>[2] = {}) =>
+  connect(nodeServer(BAD_SERVER, [mode], { name: 'bad', ...over }), {});
 
 /** The fixture's `sleep` grandchild: the part of the tree the SDK's own transport would leave behind. */
 async function grandchild(conn: McpConnection): Promise<number> {

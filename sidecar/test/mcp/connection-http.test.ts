@@ -2,17 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpCallError, McpConnection, McpConnectionError } from '../../src/mcp/mcp-connection';
 import { type LoopbackServer, listenOnLoopback } from '../support/loopback-server';
 import { type HttpFixture, startHttpFixture } from './support/http-fixture';
-import { type EverythingHttp, httpServer, startEverythingHttp, waitFor } from './support/mcp-servers';
+import {
+  connectionsClosedAfterEach,
+  type EverythingHttp,
+  httpServer,
+  startEverythingHttp,
+  waitFor,
+} from './support/mcp-servers';
 
-const open: McpConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
-async function connect(...args: Parameters<typeof McpConnection.connect>): Promise<McpConnection> {
-  const c = await McpConnection.connect(...args);
-  open.push(c);
-  return c;
-}
+const connect = connectionsClosedAfterEach();
 
 describe('McpConnection over Streamable HTTP with server-everything on 127.0.0.1', () => {
   let everything: EverythingHttp;

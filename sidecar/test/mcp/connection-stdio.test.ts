@@ -1,19 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpCallError, McpConnection, type McpConnectionState } from '../../src/mcp/mcp-connection';
+import { describe, expect, it } from 'vitest';
+import { McpCallError, type McpConnectionState } from '../../src/mcp/mcp-connection';
 import { tempDir } from '../support/harness';
-import { EVERYTHING, FILESYSTEM, nodeServer, pidAlive, waitFor } from './support/mcp-servers';
+import {
+  connectionsClosedAfterEach,
+  EVERYTHING,
+  FILESYSTEM,
+  nodeServer,
+  pidAlive,
+  waitFor,
+} from './support/mcp-servers';
 
-const open: McpConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
-async function connect(...args: Parameters<typeof McpConnection.connect>): Promise<McpConnection> {
-  const c = await McpConnection.connect(...args);
-  open.push(c);
-  return c;
-}
+const connect = connectionsClosedAfterEach();
 
 describe('McpConnection over stdio with server-everything', () => {
   it('initializes, lists tools, calls echo, keeps an image as an attachment and reports isError', async () => {

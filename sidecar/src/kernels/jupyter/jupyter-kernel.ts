@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type Kernel, KernelAPI, KernelConnection, type KernelMessage } from '@jupyterlab/services';
 import { type Logger, silentLogger } from '../../log/logger';
 import {
@@ -9,7 +8,12 @@ import {
   type VariableInfo,
 } from '../driver-messages';
 import { type ExitInfo, KernelExitedError } from '../kernel-exit';
-import type { ExecuteCallbacks, KernelHandle, KernelReadyInfo } from '../kernel-handle';
+import {
+  type ExecuteCallbacks,
+  type KernelHandle,
+  type KernelReadyInfo,
+  newRequestId,
+} from '../kernel-handle';
 import {
   errorDetails,
   parseVariables,
@@ -385,10 +389,6 @@ const KernelMessageGuards = {
 function errorOf(content: Record<string, unknown>): ErrorDetails {
   const traceback = Array.isArray(content.traceback) ? content.traceback.map(String) : [];
   return errorDetails(String(content.ename ?? 'Error'), String(content.evalue ?? ''), traceback);
-}
-
-function newRequestId(prefix: string): string {
-  return `${prefix}_${randomBytes(8).toString('hex')}`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResolvedMcpServer } from '../../../src/mcp/mcp-connection';
+import { afterEach } from 'vitest';
+import { McpConnection, type ResolvedMcpServer } from '../../../src/mcp/mcp-connection';
 import { listenOnFreePort } from '../../support/loopback-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -131,5 +132,18 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
       child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+/** McpConnection.connect for one test file: every connection it makes is closed after each test. */
+export function connectionsClosedAfterEach(): typeof McpConnection.connect {
+  const open: McpConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return async (...args) => {
+    const c = await McpConnection.connect(...args);
+    open.push(c);
+    return c;
   };
 }
