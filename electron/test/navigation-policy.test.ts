@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { APP_ORIGIN as SIDECAR_APP_ORIGIN } from '../../sidecar/src/protocol/host';
+import { APP_ORIGIN } from '../src/app-origin';
 import {
   decideNavigation,
   decideRedirect,
@@ -80,5 +82,11 @@ describe('navigation policy', () => {
   it('does not throw on values that are not strings', () => {
     expect(isAppUrl(undefined as unknown as string)).toBe(false);
     expect(externalUrlToOpen(null as unknown as string)).toBeNull();
+  });
+});
+
+describe('the app origin', () => {
+  it('is the one the sidecar allows (the preload cannot import the protocol, so the two are held equal here)', () => {
+    expect(APP_ORIGIN).toBe(SIDECAR_APP_ORIGIN);
   });
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KERNEL_PROVIDER_SETTING } from '../../sidecar/src/agent/kernel-provider-service';
+import { KERNEL_PROVIDER_SETTING } from '../../sidecar/src/application/kernels/kernel-provider-service';
 import {
   startJupyterServer,
   type TestJupyterServer,
@@ -171,7 +171,7 @@ describe('Settings: Python kernels', () => {
       await form.getByText('Token saved', { exact: true }).waitFor({ timeout: UI_WAIT });
       expect(await token.inputValue()).toBe('');
       expect(await page.content()).not.toContain(jupyter.token);
-      const provider = await suite.ui.server.core.kernelProvider?.get();
+      const provider = await suite.ui.server.core.services.kernelProvider().get();
       expect(provider).toMatchObject({
         provider: 'jupyter',
         jupyter: { has_token: true },
@@ -194,22 +194,22 @@ describe('Settings: Python kernels', () => {
         .getByRole('alert')
         .getByText(/needs its token/)
         .waitFor({ timeout: UI_WAIT });
-      expect((await suite.ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(true);
+      expect((await suite.ui.server.core.services.kernelProvider().get())?.jupyter.has_token).toBe(true);
 
       // Back to the Cairn server, then the token can go.
       await form.getByRole('radio', { name: 'On the Cairn server' }).check();
       await form.getByRole('button', { name: 'Save provider' }).click();
       await form.getByText('Kernel provider saved.').waitFor({ timeout: UI_WAIT });
-      expect((await suite.ui.server.core.kernelProvider?.get())?.provider).toBe('local');
+      expect((await suite.ui.server.core.services.kernelProvider().get())?.provider).toBe('local');
       await form.getByRole('radio', { name: 'On a Jupyter Server' }).check();
       // The address stays saved for a later switch back.
-      const saved = (await suite.ui.server.core.kernelProvider?.get())?.jupyter.url;
+      const saved = (await suite.ui.server.core.services.kernelProvider().get())?.jupyter.url;
       expect(saved).toContain(new URL(jupyter.baseUrl).host);
       expect(await url.inputValue()).toBe(saved);
       await form.getByRole('button', { name: 'Remove token' }).click();
       await form.getByText('Token removed.').waitFor({ timeout: UI_WAIT });
       await form.getByText('No token saved').waitFor({ timeout: UI_WAIT });
-      expect((await suite.ui.server.core.kernelProvider?.get())?.jupyter.has_token).toBe(false);
+      expect((await suite.ui.server.core.services.kernelProvider().get())?.jupyter.has_token).toBe(false);
     },
     TEST_TIMEOUT,
   );

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { listTurnPage } from '../../sidecar/src/agent/turn-history';
+import { listTurnPage } from '../../sidecar/src/application/turns/turn-history';
 import type { TurnWithDetails } from '../../sidecar/src/protocol';
 import { Store } from '../../sidecar/src/store/store';
 import { startHarness } from '../../sidecar/test/support/harness';

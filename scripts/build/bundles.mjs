@@ -7,11 +7,11 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { isNativePackage, packageDirOf, ROOT, runtimeDependencies } from './runtime-deps.mjs';
 
-// The sidecar's entry: the CLI's main(), as sidecar/bin/cairn.mjs runs it from source. It exists only as
+// The sidecar's entry: the program's main() (sidecar/src/main.ts), as sidecar/bin/cairn.mjs runs it from source. It exists only as
 // esbuild's stdin, under this name.
 const SIDECAR_ENTRY_NAME = 'cairn-bundle-entry.ts';
 const SIDECAR_ENTRY = [
-  "import { main } from './sidecar/src/cli/main.ts';",
+  "import { main } from './sidecar/src/main.ts';",
   'process.exitCode = await main(process.argv.slice(2));',
   '',
 ].join('\n');

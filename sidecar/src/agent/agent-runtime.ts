@@ -1,34 +1,30 @@
 import { CairnError, notFound } from '../errors';
 import type { Logger } from '../log/logger';
 import type { Question, Turn } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
 import type { Store } from '../store/store';
 import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
-import { toolsForSession } from '../tools/registry';
-import { ToolCallFiles } from '../tools/tool-call-files';
+import { resolveProjectRoot } from '../tools/project-root';
+import type { ToolCallFiles } from '../tools/tool-call-files';
+import type { ToolSource } from '../tools/tool-source';
 import { closeDanglingToolUses } from './history-repair';
-import type { KernelService } from './kernel-service';
-import type { McpSessionService } from './mcp-session-service';
 import { createModelClient } from './model-client';
-import { resolveModelSettings } from './model-settings';
-import { resolveProjectRoot } from './project-service';
+import type { ModelSettingsSource } from './model-settings';
 import { QuestionBroker } from './question-broker';
-import { DEFAULT_SESSION_TITLE, titleFromPrompt } from './session-title';
 import { buildSystemPrompt } from './system-prompt';
 import { ToolDispatcher } from './tool-dispatcher';
 import { TurnRunner } from './turn-runner';
 
 export interface AgentRuntimeOptions {
   store: Store;
-  dataDir: string;
-  keychain: Keychain;
+  /** Where each tool call's status and result are kept. */
+  files: ToolCallFiles;
   logger: Logger;
+  /** A conversation-only deployment runs every session without its project folder. */
   conversationOnly: boolean;
-  /** The sessions' Python kernels; null where this deployment has none (conversation-only). */
-  kernels?: KernelService | null;
-  /** The sessions' MCP servers; null where this deployment has none (conversation-only). */
-  mcp?: McpSessionService | null;
-  env?: NodeJS.ProcessEnv;
+  /** Every tool a turn gets comes from here (built-in, kernel and MCP tools). */
+  tools: ToolSource;
+  /** The model a turn talks to, resolved as the turn starts. */
+  modelSettings: ModelSettingsSource;
   /** The SDK's retry count for model requests. */
   modelMaxRetries?: number;
   /** How many max_tokens recoveries a turn may make in a row. */
@@ -51,7 +47,7 @@ export class AgentRuntime {
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.store = options.store;
-    this.files = new ToolCallFiles(options.dataDir);
+    this.files = options.files;
     this.broker = new QuestionBroker(options.store);
     const dispatcher = new ToolDispatcher(options.store, this.files, this.broker, options.logger);
     this.runner = new TurnRunner({
@@ -98,12 +94,7 @@ export class AgentRuntime {
         ordinal: created.ordinal,
         prompt,
       });
-      // A session still called by its default name takes its title from the first prompt.
-      if (created.ordinal === 1 && session.title === DEFAULT_SESSION_TITLE) {
-        this.store.sessions.update(sessionId, { title: titleFromPrompt(prompt) });
-      } else {
-        this.store.sessions.touch(sessionId);
-      }
+      this.store.sessions.touch(sessionId);
       return created;
     });
     const controller = new AbortController();
@@ -120,22 +111,9 @@ export class AgentRuntime {
       // A conversation-only server works without folders, even for sessions made before it became one.
       const project = projectId && !this.options.conversationOnly ? this.store.projects.get(projectId) : null;
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
-      // Opening the session's kernels here starts a warm one while the model thinks.
-      const kernels = projectRoot ? (this.options.kernels?.forTurn(sessionId, turnId) ?? null) : null;
-      const mcpTools = (await this.options.mcp?.toolsForTurn(sessionId, turnId, projectRoot, signal)) ?? [];
-      const tools = [
-        ...toolsForSession({
-          hasProject: projectRoot !== null,
-          conversationOnly: this.options.conversationOnly,
-          kernels,
-        }),
-        ...mcpTools,
-      ];
-      const settings = await resolveModelSettings(
-        this.store.models.active(),
-        this.options.keychain,
-        this.options.env,
-      );
+      // Kernel tools open the session's kernels here, which starts a warm one while the model thinks.
+      const tools = await this.options.tools.toolsForTurn({ sessionId, turnId, projectRoot, signal });
+      const settings = await this.options.modelSettings();
       const systemPrompt = await buildSystemPrompt({ projectRoot, toolNames: tools.map((t) => t.name) });
       const client = createModelClient(settings, { maxRetries: this.options.modelMaxRetries ?? 2 });
       const outcome = await this.runner.run({
@@ -188,35 +166,15 @@ export class AgentRuntime {
     return this.broker.answer(questionId, answer);
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
-    if (!this.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
-    await this.cancelSessionTurns(sessionId);
-    await this.options.kernels?.closeSession(sessionId);
-    await this.options.mcp?.closeSession(sessionId);
-    this.store.sessions.delete(sessionId);
-    this.files.removeSession(sessionId);
-  }
-
-  async deleteProject(projectId: string): Promise<void> {
-    if (!this.store.projects.get(projectId)) throw notFound('Project', projectId);
-    const sessionIds = this.store.sessions.listIdsByProject(projectId);
-    await Promise.all(sessionIds.map((id) => this.cancelSessionTurns(id)));
-    await Promise.all(sessionIds.map((id) => this.options.kernels?.closeSession(id)));
-    await Promise.all(sessionIds.map((id) => this.options.mcp?.closeSession(id)));
-    this.store.projects.delete(projectId);
-    for (const id of sessionIds) this.files.removeSession(id);
-  }
-
-  private async cancelSessionTurns(sessionId: string): Promise<void> {
+  /** Cancels the session's running turns (before the session or its project is deleted). */
+  async cancelSessionTurns(sessionId: string): Promise<void> {
     const ids = [...this.running.entries()].filter(([, r]) => r.sessionId === sessionId).map(([id]) => id);
     await Promise.all(ids.map((id) => this.cancelTurn(id)));
   }
 
-  /** Cancels every running turn and waits for their processes to stop, then ends every kernel. */
+  /** Cancels every running turn and waits for their processes to stop. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.running.keys()].map((id) => this.cancelTurn(id)));
-    await this.options.kernels?.shutdown();
-    await this.options.mcp?.shutdown();
   }
 
   /** Whether a turn of the session runs now (an MCP reset then waits for the next turn). */

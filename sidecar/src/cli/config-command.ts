@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ModelService } from '../agent/model-service';
-import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
+import { openApplication } from '../application/composition-root';
+import type { ModelService } from '../application/models/model-service';
 import { resolveDataDir } from '../config/data-dir';
-import { CairnError } from '../errors';
 import { CreateModelRequest, type ModelConfig } from '../protocol';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
@@ -29,15 +28,15 @@ export async function configCommand(args: string[]): Promise<number> {
   if (!['list', 'add', 'activate', 'set-key'].includes(action ?? '')) {
     throw new UsageError(`Unknown action "${action ?? ''}": use list, add, activate or set-key.`);
   }
-  const core = openSidecarCore({
+  const core = openApplication({
     dataDir: resolveDataDir(values['data-dir']),
     command: `cairn config model ${action}`,
   });
   try {
-    const models = new ModelService(core.store, core.keychain);
+    const { models } = core.services;
     switch (action) {
       case 'list': {
-        const list = await models.list();
+        const list = (await models.list()).models;
         if (values.json) process.stdout.write(`${JSON.stringify({ models: list }, null, 2)}\n`);
         else printModels(list);
         return EXIT.ok;
@@ -66,13 +65,13 @@ export async function configCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'activate': {
-        const target = find(core, positionals[0]);
+        const target = find(models, positionals[0]);
         await models.activate(target);
         process.stdout.write(`Model config ${positionals[0]} is now active.\n`);
         return EXIT.ok;
       }
       default: {
-        const target = find(core, positionals[0]);
+        const target = find(models, positionals[0]);
         const key = (await readStdin()).trim();
         if (!key)
           throw new UsageError(
@@ -88,15 +87,9 @@ export async function configCommand(args: string[]): Promise<number> {
   }
 }
 
-function find(core: SidecarCore, idOrName: string | undefined): string {
+function find(models: ModelService, idOrName: string | undefined): string {
   if (!idOrName) throw new UsageError('Name the model config (its id or name).');
-  const match = core.store.models.list().find((m) => m.id === idOrName || m.name === idOrName);
-  if (!match)
-    throw new CairnError(
-      'not_found',
-      `No model config is called ${idOrName}. See \`cairn config model list\`.`,
-    );
-  return match.id;
+  return models.find(idOrName);
 }
 
 function printModels(list: ModelConfig[]): void {

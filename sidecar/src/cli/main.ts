@@ -3,17 +3,22 @@ import { CairnError } from '../errors';
 import { configCommand } from './config-command';
 import { prepareProcess } from './process-setup';
 import { runCommand } from './run-command';
-import { serveCommand } from './serve-command';
+import { type HttpFrontDoor, serveCommand } from './serve-command';
 import { describeError, EXIT, USAGE, UsageError } from './usage';
 
+/** What the command line opens besides itself: the HTTP server of `cairn serve`. */
+export interface FrontDoors {
+  http: HttpFrontDoor;
+}
+
 /** The `cairn` command line; returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], doors: FrontDoors): Promise<number> {
   const [command, ...rest] = argv;
   prepareProcess();
   try {
     switch (command) {
       case 'serve':
-        return await serveCommand(rest);
+        return await serveCommand(rest, doors.http);
       case 'run':
         return await runCommand(rest);
       case 'config':

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { titleFromPrompt } from '../agent/session-title';
+import { titleFromPrompt } from '../application/sessions/session-title';
 import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import {

@@ -3,8 +3,6 @@ import { resolveDataDir } from '../config/data-dir';
 import { isLoopbackHost } from '../config/loopback';
 import { VERSION } from '../config/version';
 import { SidecarMessage } from '../protocol/host';
-import { startServer } from '../server/start-server';
-import { loadTlsCredentials, type TlsCredentials } from '../server/tls-options';
 import { openParentChannel } from './parent-channel';
 import { MIN_REMOTE_TOKEN_LENGTH, parseAllowedHosts, parseAllowedOrigins } from './serve-options';
 import { EXIT, parseIntFlag, UsageError } from './usage';
@@ -19,7 +17,28 @@ const PARENT_PORT_EXIT_GRACE_MS = 2000;
 /** How long a stopped sidecar waits for its host to end it before exiting by itself. */
 const HOST_KILL_WAIT_MS = 5000;
 
-export async function serveCommand(args: string[]): Promise<number> {
+/** A certificate chain and its key, read and checked. */
+export interface TlsMaterial {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** What `cairn serve` starts: the HTTP server (server/start-server.ts), handed in by the program's entry. */
+export interface HttpFrontDoor {
+  /** Reads and checks `--tls-cert`/`--tls-key`; throws naming the file and what to do. */
+  loadTls(certFile: string, keyFile: string): TlsMaterial;
+  start(options: {
+    dataDir: string;
+    host: string;
+    port: number;
+    allowedHosts: string[];
+    allowedOrigins: string[];
+    tls: TlsMaterial | null;
+    behindTlsProxy: boolean;
+  }): Promise<{ url: string; browserUrl: string; port: number; stop(): Promise<void> }>;
+}
+
+export async function serveCommand(args: string[], http: HttpFrontDoor): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -80,7 +99,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   // Before the server takes the data directory: a wrong flag or file leaves nothing behind.
   const parent = values['parent-ipc'] ? openParentChannel() : null;
-  const tls: TlsCredentials | null = servesTls ? loadTlsCredentials(certFile, keyFile!) : null;
+  const tls = servesTls ? http.loadTls(certFile, keyFile!) : null;
   if (allowedHosts.length === 0 && /^(0\.0\.0\.0|::|\[::\])$/.test(host)) {
     process.stderr.write(
       `cairn: no --allowed-hosts: requests are answered only when addressed to a loopback name. ` +
@@ -88,9 +107,9 @@ export async function serveCommand(args: string[]): Promise<number> {
     );
   }
 
-  let running: Awaited<ReturnType<typeof startServer>>;
+  let running: Awaited<ReturnType<HttpFrontDoor['start']>>;
   try {
-    running = await startServer({
+    running = await http.start({
       dataDir: resolveDataDir(values['data-dir']),
       host,
       port,

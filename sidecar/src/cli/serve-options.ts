@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { APP_ORIGIN } from '../server/request-policy';
+import { APP_ORIGIN } from '../protocol/host';
 import { UsageError } from './usage';
 
 /** The shortest CAIRN_TOKEN accepted for remote use: a generated token is 43 characters. */

@@ -11,6 +11,13 @@ import { z } from 'zod';
  * and waits for the host to end it (killing its process tree) or to close the channel, then exits 0.
  */
 
+/**
+ * The desktop app's own origin (electron/src/app-origin.ts serves the renderer from it; the host's sandboxed
+ * preload cannot import this module, so a test holds the two equal): the sidecar's Origin check always
+ * allows it.
+ */
+export const APP_ORIGIN = 'app://cairn';
+
 export const SidecarReady = z.object({
   type: z.literal('ready'),
   port: z.number().int().min(1).max(65535),

@@ -31,6 +31,7 @@ export const UpdateSessionRequest = z
 export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
 
 export const ListSessionsQuery = z.object({ project_id: z.string().optional() });
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
 export const StartTurnRequest = z.object({
   prompt: z.string().min(1, 'prompt is required'),
@@ -47,6 +48,7 @@ export const ListTurnsQuery = z.object({
     .default(30),
   before: z.coerce.number().int('before must be a turn ordinal').positive().optional(),
 });
+export type ListTurnsQuery = z.infer<typeof ListTurnsQuery>;
 
 export const ListEventsQuery = z.object({
   after: z.coerce.number().int('after must be a sequence number').min(0).default(0),
@@ -62,6 +64,7 @@ export const ListEventsQuery = z.object({
     )
     .optional(),
 });
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
 export const AnswerQuestionRequest = z.object({ answer: z.string().min(1, 'answer is required') });
 export type AnswerQuestionRequest = z.infer<typeof AnswerQuestionRequest>;

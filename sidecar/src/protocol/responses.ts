@@ -5,8 +5,11 @@ import { CairnEvent } from './events';
 /** Response bodies that wrap entities: lists are named after their route. */
 
 export const ProjectList = z.object({ projects: z.array(Project) });
+export type ProjectList = z.infer<typeof ProjectList>;
 export const SessionList = z.object({ sessions: z.array(Session) });
+export type SessionList = z.infer<typeof SessionList>;
 export const QuestionList = z.object({ questions: z.array(Question) });
+export type QuestionList = z.infer<typeof QuestionList>;
 export const ModelList = z.object({
   models: z.array(ModelConfig),
   /** What the server's environment sets over the active config (CAIRN_ANTHROPIC_API_KEY, …): never values of keys. */
@@ -14,6 +17,7 @@ export const ModelList = z.object({
     .object({ key: z.boolean(), model: z.string().nullable(), base_url: z.string().nullable() })
     .default({ key: false, model: null, base_url: null }),
 });
+export type ModelList = z.infer<typeof ModelList>;
 
 export const TurnPage = z.object({
   turns: z.array(TurnWithDetails),

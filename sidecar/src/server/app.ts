@@ -79,8 +79,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   });
 
   const hub = new WsHub({
-    journal: options.store.events,
-    sessions: options.store.sessions,
+    events: options.services.events,
     token: options.token,
     authTimeoutMs: options.wsAuthTimeoutMs,
     logger: options.logger,

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
+import { APP_ORIGIN } from '../protocol/host';
 
 /** Host, Origin and token rules of DESIGN.md's API section, as pure functions. */
 
-export const APP_ORIGIN = 'app://cairn';
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 export interface RequestPolicyOptions {

@@ -1,8 +1,7 @@
-import { openSidecarCore, type SidecarCore } from '../agent/sidecar-core';
+import { type Application, openApplication } from '../application/composition-root';
 import { RENDERER_DIST_DIR } from '../config/app-paths';
 import { envInt } from '../config/env-flags';
 import { isLoopbackHost } from '../config/loopback';
-import { VERSION } from '../config/version';
 import type { Keychain } from '../secrets/keychain';
 import { buildServer, type CairnServer } from './app';
 import { resolveServerToken } from './server-token';
@@ -34,7 +33,8 @@ export interface RunningServer {
   token: string;
   /** 'remote' when started for use from other machines: a non-loopback bind, TLS, or a TLS proxy. */
   mode: 'local' | 'remote';
-  core: SidecarCore;
+  /** The application behind the API (tests reach its store and runtime through it). */
+  core: Application;
   server: CairnServer;
   stop(): Promise<void>;
 }
@@ -43,7 +43,7 @@ export const DEFAULT_STATIC_DIR = RENDERER_DIST_DIR;
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const core = openSidecarCore({
+  const core = openApplication({
     dataDir: options.dataDir,
     command: 'cairn serve',
     env,
@@ -56,19 +56,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   try {
     const token = resolveServerToken(options.dataDir, env);
     const server = await buildServer({
-      store: core.store,
-      runtime: core.runtime,
-      kernels: core.kernels,
-      kernelProvider: core.kernelProvider,
-      mcpConfig: core.mcpConfig,
-      mcp: core.mcp,
-      keychain: core.keychain,
+      services: core.services,
       logger: core.logger,
-      version: VERSION,
       dataDir: options.dataDir,
-      conversationOnly: core.conversationOnly,
       mode,
-      env,
       token,
       allowedHosts,
       allowedOrigins: options.allowedOrigins ?? [],
@@ -95,7 +86,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       server,
       stop() {
         stopping ??= (async () => {
-          await core.runtime.shutdown();
+          // Turns end (and say so on the journal) while clients are still connected to hear it.
+          await core.stopWork();
           await server.app.close();
           await core.close();
         })();

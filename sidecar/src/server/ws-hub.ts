@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { EventFeed } from '../application/events/event-feed';
 import type { Logger } from '../log/logger';
 import {
   type CairnEvent,
@@ -6,13 +7,10 @@ import {
   WsClientMessage,
   type WsServerMessage,
 } from '../protocol';
-import type { EventJournal } from '../store/event-journal';
-import type { SessionsRepo } from '../store/sessions-repo';
 import { safeEqual } from './request-policy';
 
 export interface WsHubOptions {
-  journal: EventJournal;
-  sessions: SessionsRepo;
+  events: EventFeed;
   token: string;
   authTimeoutMs: number;
   logger: Logger;
@@ -36,7 +34,7 @@ export class WsHub {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: WsHubOptions) {
-    this.unsubscribe = options.journal.subscribe((event) => this.relay(event));
+    this.unsubscribe = options.events.subscribe((event) => this.relay(event));
   }
 
   accept(socket: WebSocket): void {
@@ -79,7 +77,7 @@ export class WsHub {
   }
 
   private subscribe(client: Client, sessionId: string, afterSeq: number): void {
-    if (!this.options.sessions.get(sessionId)) {
+    if (!this.options.events.sessionExists(sessionId)) {
       send(client.socket, {
         type: 'error',
         error: { code: 'not_found', message: `Session ${sessionId} does not exist.` },
@@ -91,7 +89,7 @@ export class WsHub {
     // registering the subscription, so nothing falls in between.
     let last = afterSeq;
     for (;;) {
-      const page = this.options.journal.after(sessionId, last, BACKLOG_PAGE);
+      const page = this.options.events.after(sessionId, last, BACKLOG_PAGE);
       for (const event of page) send(client.socket, { type: 'event', event });
       if (page.length > 0) last = page.at(-1)!.seq;
       if (page.length < BACKLOG_PAGE) break;

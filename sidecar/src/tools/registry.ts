@@ -1,17 +1,15 @@
-import { builtinTools, kernelTools } from './builtin';
-import type { KernelToolService } from './kernel-service';
-import type { Tool } from './tool';
+import { builtinTools } from './builtin';
+import type { ToolSource } from './tool-source';
 
-export interface ToolScope {
-  hasProject: boolean;
-  /** Conversation-only deployments load no shell, file, kernel or MCP tools. */
-  conversationOnly: boolean;
-  /** The session's Python kernels, where this deployment has them. */
-  kernels?: KernelToolService | null;
-}
-
-/** Decides which tools a session gets. */
-export function toolsForSession(scope: ToolScope): Tool[] {
-  const tools = scope.kernels ? [...builtinTools(), ...kernelTools(scope.kernels)] : builtinTools();
-  return tools.filter((tool) => !tool.needsProject || (scope.hasProject && !scope.conversationOnly));
+/**
+ * The built-in tools a session gets: shell and file tools only with a project folder, and none of them on
+ * a conversation-only deployment.
+ */
+export function builtinToolSource(options: { conversationOnly: boolean }): ToolSource {
+  return {
+    async toolsForTurn(scope) {
+      const withProject = scope.projectRoot !== null && !options.conversationOnly;
+      return builtinTools().filter((tool) => !tool.needsProject || withProject);
+    },
+  };
 }

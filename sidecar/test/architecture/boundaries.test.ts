@@ -1,151 +1,228 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, importViolation, LAYERS, LEAVES, reachable, zoneOf } from './layer-rules';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** Layers of the sidecar: a folder may import only the folders listed for it (and itself). */
-const SIDECAR_ALLOWED: Record<string, string[]> = {
-  protocol: [],
-  errors: [],
-  config: [],
-  // Process groups and trees: what the shell tools, kernels and MCP servers all stop their children with.
-  process: [],
-  secrets: ['errors'],
-  log: ['secrets'],
-  store: ['protocol', 'errors', 'config'],
-  context: ['store', 'protocol', 'errors'],
-  kernels: ['process', 'errors', 'config', 'log'],
-  // The kernel tools use the kernels' types and default name; the agent gives them a session's kernels.
-  tools: ['process', 'kernels', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  // MCP connections and config import; resolve-server reads the stored config's types from store/.
-  mcp: ['process', 'store', 'protocol', 'errors', 'config', 'log', 'secrets'],
-  agent: [
-    'process',
-    'context',
-    'tools',
-    'kernels',
-    'mcp',
-    'store',
-    'protocol',
-    'errors',
-    'secrets',
-    'log',
-    'config',
-  ],
-  server: ['process', 'agent', 'kernels', 'mcp', 'store', 'protocol', 'errors', 'secrets', 'log', 'config'],
-  cli: [
-    'process',
-    'server',
-    'agent',
-    'kernels',
-    'mcp',
-    'store',
-    'protocol',
-    'errors',
-    'secrets',
-    'log',
-    'config',
-  ],
-};
+/** Every tree the rules cover; this folder holds planted violations as data and is left out. */
+const TREES = ['sidecar/src', 'sidecar/test', 'renderer', 'electron', 'scripts'];
+const SKIP = ['node_modules', 'dist', 'sidecar/test/architecture'];
 
-function sourceFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.(ts|tsx|mts)$/.test(f))
-    .map((f) => path.join(dir, f));
+function codeFiles(): string[] {
+  const files: string[] = [];
+  for (const tree of TREES) {
+    for (const entry of fs.readdirSync(path.join(ROOT, tree), { recursive: true, encoding: 'utf8' })) {
+      const rel = `${tree}/${entry.split(path.sep).join('/')}`;
+      if (SKIP.some((skip) => rel.includes(`${skip}/`) || rel.startsWith(`${skip}/`))) continue;
+      if (/\.(ts|tsx|mts|mjs|js|cjs)$/.test(rel)) files.push(rel);
+    }
+  }
+  return files;
 }
 
-/** Every module specifier a file imports or re-exports (static and dynamic). */
-function importsOf(source: string): string[] {
-  const specifiers: string[] = [];
-  const pattern =
-    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
-  for (const match of source.matchAll(pattern)) specifiers.push(match[1] ?? match[2] ?? match[3]!);
-  return specifiers;
-}
-
-function layerOf(file: string): string {
-  const rel = path.relative(path.join(ROOT, 'sidecar/src'), file);
-  const first = rel.split(path.sep)[0]!;
-  return first.replace(/\.ts$/, '');
+function violations(rel: string, source: string): string[] {
+  return importsOf(source).flatMap((spec) => importViolation(rel, spec) ?? []);
 }
 
 describe('architecture', () => {
-  it('sidecar layers import only downwards (server → agent → context/tools → store)', () => {
-    const violations: string[] = [];
-    for (const file of sourceFiles(path.join(ROOT, 'sidecar/src'))) {
-      const from = layerOf(file);
-      const allowed = SIDECAR_ALLOWED[from];
-      expect(allowed, `unknown sidecar folder ${from}: add it to the layer map`).toBeDefined();
-      for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
-        if (!spec.startsWith('.')) continue;
-        const target = path.resolve(path.dirname(file), spec);
-        if (!target.startsWith(path.join(ROOT, 'sidecar/src'))) {
-          violations.push(`${path.relative(ROOT, file)} reaches outside the sidecar: ${spec}`);
-          continue;
-        }
-        const to = layerOf(target);
-        if (to !== from && !allowed!.includes(to))
-          violations.push(`${path.relative(ROOT, file)} (${from}) imports ${to}: ${spec}`);
-      }
-    }
-    expect(violations).toEqual([]);
+  it('every file of every tree imports only what its layer may use', () => {
+    const files = codeFiles();
+    expect(files.length).toBeGreaterThan(400);
+    const found = files.flatMap((rel) => violations(rel, fs.readFileSync(path.join(ROOT, rel), 'utf8')));
+    expect(found).toEqual([]);
   });
 
-  it('the renderer imports nothing of the sidecar but its protocol', () => {
-    const violations: string[] = [];
-    for (const file of sourceFiles(path.join(ROOT, 'renderer/src'))) {
-      for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
-        if (!spec.startsWith('.')) {
-          if (/^(node:|fs$|child_process|better-sqlite3|fastify)/.test(spec))
-            violations.push(`${file}: ${spec}`);
-          continue;
-        }
-        const target = path.resolve(path.dirname(file), spec);
-        const inRenderer = target.startsWith(path.join(ROOT, 'renderer'));
-        const inProtocol = target.startsWith(path.join(ROOT, 'sidecar/src/protocol'));
-        if (!inRenderer && !inProtocol) violations.push(`${path.relative(ROOT, file)} imports ${spec}`);
-      }
-    }
-    expect(violations).toEqual([]);
+  it('every folder of sidecar/src is a layer of the table', () => {
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'sidecar/src'), { withFileTypes: true })
+      .map((e) => e.name.replace(/\.ts$/, ''));
+    expect(folders.filter((name) => !LAYERS[name])).toEqual([]);
   });
 
-  it('electron knows nothing of agents', () => {
-    // The protocol's shapes, and the one process-level platform fact both processes apply.
-    const allowed = [
-      path.join(ROOT, 'sidecar/src/protocol'),
-      path.join(ROOT, 'sidecar/src/config/system-ca'),
-    ];
-    const violations: string[] = [];
-    for (const file of sourceFiles(path.join(ROOT, 'electron/src'))) {
-      for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
-        const target = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : '';
-        if (target.startsWith(path.join(ROOT, 'sidecar/src')) && !allowed.some((a) => target.startsWith(a))) {
-          violations.push(`${path.relative(ROOT, file)} imports ${spec}`);
-        }
-      }
+  it('the table is the one DESIGN.md draws: each layer reaches only what is below it', () => {
+    expect(LAYERS.server).toEqual(['application', 'protocol']);
+    expect(LAYERS.cli).toEqual(['application', 'protocol']);
+    expect(reachable('agent').has('application')).toBe(false);
+    expect(reachable('store').has('tools')).toBe(false);
+    expect([...reachable('protocol')].sort()).toEqual(['protocol', ...LEAVES].sort());
+    for (const layer of Object.keys(LAYERS)) {
+      if (layer !== 'main') expect(reachable(layer).has('main'), layer).toBe(false);
     }
-    expect(violations).toEqual([]);
-  });
-
-  it('the checker itself catches a forbidden import', () => {
-    expect(importsOf("import { AgentRuntime } from '../agent/agent-runtime';")).toEqual([
-      '../agent/agent-runtime',
-    ]);
-    expect(importsOf("const m = await import('../../sidecar/src/store/store');")).toEqual([
-      '../../sidecar/src/store/store',
-    ]);
-    expect(importsOf("export * from './x';\nimport './side-effect';")).toEqual(['./x', './side-effect']);
   });
 
   it('all SQL lives in store/', () => {
-    const offenders = sourceFiles(path.join(ROOT, 'sidecar/src'))
-      .filter((f) => layerOf(f) !== 'store')
-      .filter((f) =>
-        /\.(prepare|exec)\(\s*[`'"]\s*(SELECT|INSERT|UPDATE|DELETE|CREATE)/i.test(fs.readFileSync(f, 'utf8')),
+    const offenders = codeFiles()
+      .filter((rel) => rel.startsWith('sidecar/src/') && !rel.startsWith('sidecar/src/store/'))
+      .filter((rel) =>
+        /\.(prepare|exec)\(\s*[`'"]\s*(SELECT|INSERT|UPDATE|DELETE|CREATE)/i.test(
+          fs.readFileSync(path.join(ROOT, rel), 'utf8'),
+        ),
       );
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('the checker catches a planted violation of each kind', () => {
+  const planted: [string, string, string, RegExp][] = [
+    [
+      'a layer importing upwards',
+      'sidecar/src/store/x.ts',
+      "import { A } from '../agent/agent-runtime';",
+      /store may not use agent/,
+    ],
+    [
+      'the loop reaching a use-case service',
+      'sidecar/src/agent/x.ts',
+      "import type { S } from '../application/part';",
+      /agent may not use application/,
+    ],
+    [
+      'a route reaching below the application',
+      'sidecar/src/server/routes/x.ts',
+      "import { Store } from '../../store/store';",
+      /server may not use store/,
+    ],
+    [
+      'a command reaching the server',
+      'sidecar/src/cli/x.ts',
+      "export { startServer } from '../server/start-server';",
+      /cli may not use server/,
+    ],
+    [
+      'context using the loop',
+      'sidecar/src/context/x.ts',
+      "const m = await import('../agent/turn-runner');",
+      /context may not use agent/,
+    ],
+    [
+      'kernels using tools through require',
+      'sidecar/src/kernels/x.ts',
+      "const t = require('../tools/tool');",
+      /kernels may not use tools/,
+    ],
+    ['a leaf using a layer', 'sidecar/src/log/x.ts', "import '../store/store';", /log may not use store/],
+    [
+      'an unknown sidecar folder',
+      'sidecar/src/extras/x.ts',
+      "import { z } from '../protocol';",
+      /unknown sidecar folder/,
+    ],
+    [
+      'a test importing above its layer',
+      'sidecar/test/tools/x.test.ts',
+      "import { AgentRuntime } from '../../src/agent/agent-runtime';",
+      /a test of tools may not use agent/,
+    ],
+    [
+      'a loose test importing the sidecar',
+      'sidecar/test/x.test.ts',
+      "import { Store } from '../src/store/store';",
+      /test support only/,
+    ],
+    [
+      'the renderer importing a sidecar internal',
+      'renderer/src/x.ts',
+      "import { Store } from '../../sidecar/src/store/store';",
+      /only its own code and the sidecar's protocol/,
+    ],
+    [
+      'the renderer importing a Node module',
+      'renderer/src/x.ts',
+      "import fs from 'node:fs';",
+      /Node-only or sidecar-only/,
+    ],
+    [
+      'the renderer importing a sidecar package',
+      'renderer/src/api/x.ts',
+      "const W = require('ws');",
+      /Node-only or sidecar-only/,
+    ],
+    [
+      'the renderer importing the model SDK lazily',
+      'renderer/src/x.ts',
+      "await import('@anthropic-ai/sdk');",
+      /Node-only or sidecar-only/,
+    ],
+    [
+      'the renderer importing keytar',
+      'renderer/src/x.ts',
+      "import k from 'keytar';",
+      /Node-only or sidecar-only/,
+    ],
+    [
+      'a renderer test importing a sidecar internal',
+      'renderer/test/x.test.ts',
+      "import { A } from '../../sidecar/src/agent/agent-runtime';",
+      /renderer test uses/,
+    ],
+    [
+      'a live renderer test importing the command line',
+      'renderer/e2e/x.test.ts',
+      "import { main } from '../../sidecar/src/cli/main';",
+      /server and below/,
+    ],
+    [
+      'the desktop host importing the agent',
+      'electron/src/x.ts',
+      "import { A } from '../../sidecar/src/agent/agent-runtime';",
+      /only the protocol and the shared leaves/,
+    ],
+    [
+      'the desktop host importing an agent package',
+      'electron/src/x.ts',
+      "import Anthropic from '@anthropic-ai/sdk';",
+      /knows nothing of agents/,
+    ],
+    [
+      'a desktop-host test importing the sidecar',
+      'electron/test/x.test.ts',
+      "import { c } from '../../sidecar/src/cli/serve-command';",
+      /desktop-host test uses/,
+    ],
+    [
+      'a script importing the renderer',
+      'scripts/x.mjs',
+      "import { App } from '../renderer/src/components/App';",
+      /do not import them/,
+    ],
+  ];
+
+  for (const [kind, rel, source, message] of planted) {
+    it(kind, () => {
+      const found = violations(rel, source);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(message);
+    });
+  }
+
+  it('allowed imports pass', () => {
+    expect(violations('sidecar/src/application/x.ts', "import { A } from '../agent/agent-runtime';")).toEqual(
+      [],
+    );
+    expect(violations('sidecar/src/main.ts', "import { main } from './cli/main';")).toEqual([]);
+    expect(violations('sidecar/test/server/x.test.ts', "import { S } from '../../src/store/store';")).toEqual(
+      [],
+    );
+    expect(violations('renderer/src/x.ts', "import { Turn } from '../../sidecar/src/protocol';")).toEqual([]);
+    expect(
+      violations('electron/src/x.ts', "import { k } from '../../sidecar/src/secrets/keytar-store';"),
+    ).toEqual([]);
+  });
+
+  it('reads every form of import', () => {
+    const source = [
+      "import a from './a';",
+      "import type { B } from './b';",
+      "export * from './c';",
+      "export { d } from './d';",
+      "import './e';",
+      "const f = await import('./f');",
+      "const g = require('./g');",
+      "import h = require('./h');",
+      'import {\n  i,\n  j,\n} from "./ij";',
+    ].join('\n');
+    expect(importsOf(source)).toEqual(['./a', './b', './c', './d', './e', './f', './g', './h', './ij']);
+    expect(zoneOf('sidecar/test/support/harness.ts')).toEqual({ kind: 'support' });
   });
 });

@@ -389,7 +389,7 @@ describe('kernel lifecycle', () => {
   it('conversation-only mode has no kernels, no kernel tools and no artifacts', async () => {
     h = await startHarness({ env: { CAIRN_CONVERSATION_ONLY: 'true' } });
     expect((await h.api<Capabilities>('GET', '/api/capabilities')).body.kernels).toBe(false);
-    expect(h.server.core.kernels).toBeNull();
+    expect(() => h!.server.core.services.kernels()).toThrow(/conversation-only/);
     const session = await h.api<{ id: string }>('POST', '/api/sessions', {});
     const id = session.body.id;
     for (const [method, path, body] of [

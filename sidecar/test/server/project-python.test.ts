@@ -102,8 +102,8 @@ describe('a project’s Python interpreter', () => {
     const session = await h.api<{ id: string }>('POST', '/api/sessions', { project_id: projectId });
     const sessionId = session.body.id;
     // Opens the session's kernels as a turn does (no kernel starts yet).
-    expect(h.server.core.kernels?.forTurn(sessionId, 'turn_test')).not.toBeNull();
-    expect(h.server.core.kernels?.list(sessionId)).toEqual([]);
+    expect(h.server.core.services.kernels().forTurn(sessionId, 'turn_test')).not.toBeNull();
+    expect(h.server.core.services.kernels().list(sessionId)).toEqual([]);
     expect((await patch({ python_path: other })).status).toBe(200);
     const res = await h.api('POST', `/api/sessions/${sessionId}/kernels/default/execute`, {
       code: 'import sys\nsys.executable',

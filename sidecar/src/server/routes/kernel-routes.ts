@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { KernelService } from '../../agent/kernel-service';
 import {
   type KernelExecuteAccepted,
   KernelExecuteRequest,
@@ -12,7 +10,6 @@ import {
 } from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
-import { requirePart } from './conversation-only';
 
 type KernelParams = { Params: { id: string; name: string } };
 
@@ -20,7 +17,7 @@ type KernelParams = { Params: { id: string; name: string } };
 const ARTIFACT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
 
 export function registerKernelRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const kernels = (): KernelService => requirePart(ctx.kernels, 'Python kernels');
+  const kernels = () => ctx.services.kernels();
   const kernelName = (raw: string): string => parse(KernelName, raw);
 
   app.get<{ Params: { id: string } }>(
@@ -77,10 +74,10 @@ export function registerKernelRoutes(app: FastifyInstance, ctx: ServerContext): 
       artifact.mime.startsWith('text/') || artifact.mime.endsWith('+xml') || artifact.mime.endsWith('/json');
     return reply
       .type(textual ? `${artifact.mime}; charset=utf-8` : artifact.mime)
-      .header('content-length', String(fs.statSync(artifact.path).size))
+      .header('content-length', String(artifact.bytes))
       .header('content-security-policy', ARTIFACT_CSP)
       .header('content-disposition', 'inline')
       .header('cache-control', 'private, no-store')
-      .send(fs.createReadStream(artifact.path));
+      .send(artifact.open());
   });
 }

@@ -1,23 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors';
-import { AnswerQuestionRequest } from '../../protocol';
+import {
+  AnswerQuestionRequest,
+  type Question,
+  type QuestionList,
+  type ToolCallWithResult,
+} from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
 
+type IdParams = { Params: { id: string } };
+
 export function registerQuestionRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get<{ Params: { id: string } }>('/api/sessions/:id/questions', async (req) => {
-    if (!ctx.store.sessions.get(req.params.id)) throw notFound('Session', req.params.id);
-    return { questions: ctx.store.questions.pending(req.params.id) };
-  });
+  const { questions, toolCalls } = ctx.services;
 
-  app.post<{ Params: { id: string } }>('/api/questions/:id/answer', async (req) => {
-    const body = parse(AnswerQuestionRequest, req.body);
-    return ctx.runtime.answerQuestion(req.params.id, body.answer);
-  });
+  app.get<IdParams>(
+    '/api/sessions/:id/questions',
+    async (req): Promise<QuestionList> => ({ questions: questions.pending(req.params.id) }),
+  );
 
-  app.get<{ Params: { id: string } }>('/api/tool-calls/:id', async (req) => {
-    const call = ctx.store.toolCalls.get(req.params.id);
-    if (!call) throw notFound('Tool call', req.params.id);
-    return { ...call, result: ctx.runtime.files.readResult(call.session_id, call.id) };
-  });
+  app.post<IdParams>(
+    '/api/questions/:id/answer',
+    async (req): Promise<Question> => questions.answer(req.params.id, parse(AnswerQuestionRequest, req.body)),
+  );
+
+  app.get<IdParams>(
+    '/api/tool-calls/:id',
+    async (req): Promise<ToolCallWithResult> => toolCalls.get(req.params.id),
+  );
 }

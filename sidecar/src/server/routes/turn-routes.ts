@@ -1,50 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import { listTurnPage } from '../../agent/turn-history';
-import { notFound } from '../../errors';
-import { ListEventsQuery, ListTurnsQuery, StartTurnRequest } from '../../protocol';
+import {
+  type EventList,
+  ListEventsQuery,
+  ListTurnsQuery,
+  StartTurnRequest,
+  type Turn,
+  type TurnPage,
+} from '../../protocol';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
 
+type IdParams = { Params: { id: string } };
+
 export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const requireSession = (id: string) => {
-    if (!ctx.store.sessions.get(id)) throw notFound('Session', id);
-  };
+  const { turns } = ctx.services;
 
-  app.post<{ Params: { id: string } }>('/api/sessions/:id/turns', async (req, reply) => {
+  app.post<IdParams>('/api/sessions/:id/turns', async (req, reply) => {
     const body = parse(StartTurnRequest, req.body);
-    const { turn } = ctx.runtime.startTurn(req.params.id, body.prompt, body.request_id);
-    return reply.code(202).send(turn);
+    return reply.code(202).send(turns.start(req.params.id, body));
   });
 
-  app.get<{ Params: { id: string } }>('/api/sessions/:id/turns', async (req) => {
-    requireSession(req.params.id);
-    const query = parse(ListTurnsQuery, req.query);
-    return listTurnPage(ctx.store, req.params.id, query.limit, query.before);
-  });
-
-  app.get<{ Params: { id: string } }>('/api/turns/:id', async (req) => {
-    const turn = ctx.store.turns.get(req.params.id);
-    if (!turn) throw notFound('Turn', req.params.id);
-    return turn;
-  });
-
-  app.post<{ Params: { id: string } }>('/api/turns/:id/cancel', async (req) =>
-    ctx.runtime.cancelTurn(req.params.id),
+  app.get<IdParams>(
+    '/api/sessions/:id/turns',
+    async (req): Promise<TurnPage> => turns.page(req.params.id, parse(ListTurnsQuery, req.query)),
   );
 
-  app.get<{ Params: { id: string } }>('/api/sessions/:id/events', async (req) => {
-    requireSession(req.params.id);
-    const query = parse(ListEventsQuery, req.query);
-    const prefix = query.type_prefix;
-    if (query.turn_id !== undefined) {
-      const events = ctx.store.events.forTurn(req.params.id, query.turn_id);
-      return {
-        events: prefix === undefined ? events : events.filter((e) => e.type.startsWith(prefix)),
-        has_more: false,
-      };
-    }
-    // One extra row tells whether the client should ask again from the last seq it got.
-    const events = ctx.store.events.after(req.params.id, query.after, query.limit + 1, prefix);
-    return { events: events.slice(0, query.limit), has_more: events.length > query.limit };
-  });
+  app.get<IdParams>('/api/turns/:id', async (req): Promise<Turn> => turns.get(req.params.id));
+
+  app.post<IdParams>('/api/turns/:id/cancel', async (req): Promise<Turn> => turns.cancel(req.params.id));
+
+  app.get<IdParams>(
+    '/api/sessions/:id/events',
+    async (req): Promise<EventList> => turns.events(req.params.id, parse(ListEventsQuery, req.query)),
+  );
 }

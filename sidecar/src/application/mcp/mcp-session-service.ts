@@ -1,18 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CairnError } from '../errors';
-import type { Logger } from '../log/logger';
-import { McpConnection } from '../mcp/mcp-connection';
-import { resolveServer } from '../mcp/resolve-server';
-import { agentToolNames } from '../mcp/tool-names';
-import type { McpConnectionState, McpSessionServer, McpSessionStatus } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
-import type { McpServerRow } from '../store/mcp-servers-repo';
-import type { Store } from '../store/store';
-import { childEnv } from '../tools/child-env';
-import type { Tool } from '../tools/tool';
+import { CairnError, notFound } from '../../errors';
+import type { Logger } from '../../log/logger';
+import { McpConnection } from '../../mcp/mcp-connection';
+import { resolveServer } from '../../mcp/resolve-server';
+import { agentToolNames } from '../../mcp/tool-names';
+import type { McpConnectionState, McpSessionServer, McpSessionStatus } from '../../protocol';
+import type { Keychain } from '../../secrets/keychain';
+import type { McpServerRow } from '../../store/mcp-servers-repo';
+import type { Store } from '../../store/store';
+import { childEnv } from '../../tools/child-env';
+import { mcpAgentTool } from '../../tools/mcp-tool';
+import type { Tool } from '../../tools/tool';
+import type { ToolScope, ToolSource } from '../../tools/tool-source';
+import type { SessionResource } from '../sessions/session-resources';
 import { mcpSecretAccount } from './mcp-config-service';
-import { mcpAgentTool } from './mcp-tools';
 
 export interface McpSessionServiceOptions {
   store: Store;
@@ -21,6 +23,8 @@ export interface McpSessionServiceOptions {
   /** The sidecar's environment: what env references read, and (without secrets) what servers start from. */
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Whether a turn of the session runs now (a reset then waits for the next turn). */
+  isSessionRunning: (sessionId: string) => boolean;
 }
 
 interface ServerSlot {
@@ -44,7 +48,7 @@ interface SessionServers {
  * connections are held per session and reused across turns, and every way a session ends stops them with
  * their process trees.
  */
-export class McpSessionService {
+export class McpSessionService implements ToolSource, SessionResource {
   private readonly sessions = new Map<string, SessionServers>();
   private closed = false;
 
@@ -56,12 +60,7 @@ export class McpSessionService {
    * A server marked block_on_failure that does not connect stops the turn with an error naming it.
    * Cancelling the turn (`signal`) stops the servers still starting; the next turn tries them again.
    */
-  async toolsForTurn(
-    sessionId: string,
-    turnId: string,
-    projectRoot: string | null,
-    signal?: AbortSignal,
-  ): Promise<Tool[]> {
+  async toolsForTurn({ sessionId, turnId, projectRoot, signal }: ToolScope): Promise<Tool[]> {
     if (this.closed) return [];
     const session = await this.prepare(sessionId, turnId, projectRoot, signal);
     if (!session) return [];
@@ -82,6 +81,7 @@ export class McpSessionService {
   }
 
   status(sessionId: string): McpSessionStatus {
+    if (!this.options.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
     const stored = this.options.store.sessionMcp.get(sessionId);
     const session = this.sessions.get(sessionId);
     const resetPending = stored?.reset_pending ?? false;
@@ -128,9 +128,11 @@ export class McpSessionService {
    * Loads the current configuration before the session's next message. Connections stop now unless a turn
    * is running (it keeps its tools; the next turn starts afresh). History is untouched.
    */
-  async reset(sessionId: string, turnRunning: boolean): Promise<void> {
+  async reset(sessionId: string): Promise<McpSessionStatus> {
+    if (!this.options.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
     this.options.store.sessionMcp.markReset(sessionId);
-    if (!turnRunning) await this.closeSession(sessionId);
+    if (!this.options.isSessionRunning(sessionId)) await this.closeSession(sessionId);
+    return this.status(sessionId);
   }
 
   /** Stops the session's servers (its deletion, or a reset). */

@@ -1,24 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest, CairnError, notFound } from '../errors';
-import type { KernelManager } from '../kernels/kernel-manager';
-import type { KernelInfo as ManagedKernelInfo } from '../kernels/kernel-types';
-import type { ManagedKernel } from '../kernels/managed-kernel';
-import type { SessionKernels } from '../kernels/session-kernels';
-import type { Logger } from '../log/logger';
-import type { KernelInfo, KernelVariable, Notebook, Project, ProjectPython } from '../protocol';
-import type { Store } from '../store/store';
-import type { KernelToolService } from '../tools/kernel-service';
+import { badRequest, CairnError, notFound } from '../../errors';
+import type { KernelManager } from '../../kernels/kernel-manager';
+import type { KernelInfo as ManagedKernelInfo } from '../../kernels/kernel-types';
+import type { ManagedKernel } from '../../kernels/managed-kernel';
+import type { SessionKernels } from '../../kernels/session-kernels';
+import type { Logger } from '../../log/logger';
+import type { KernelInfo, KernelVariable, Notebook } from '../../protocol';
+import type { Store } from '../../store/store';
+import { kernelTools } from '../../tools/builtin';
+import type { KernelToolService } from '../../tools/kernel-service';
+import { resolveProjectRoot } from '../../tools/project-root';
+import type { Tool } from '../../tools/tool';
+import type { ToolScope, ToolSource } from '../../tools/tool-source';
+import type { ProjectPythonService } from '../projects/project-python';
+import type { SessionResource } from '../sessions/session-resources';
 import { KernelEventRouter } from './kernel-event-router';
 import { buildNotebook } from './notebook-export';
-import {
-  configuredPython,
-  configuredPythonBy,
-  describeProjectPython,
-  type ProjectPythonOptions,
-  setProjectPython,
-} from './project-python';
-import { resolveProjectRoot } from './project-service';
 
 /** Artifact ids are random (see kernels/artifact-store.ts); anything else is refused before a lookup. */
 const ARTIFACT_ID = /^art_[A-Za-z0-9_-]{8,64}$/;
@@ -27,10 +25,8 @@ export interface KernelServiceOptions {
   manager: KernelManager;
   store: Store;
   dataDir: string;
-  /** The environment kernels run with (secrets scrubbed): the Python check must see the same PATH. */
-  kernelEnv: NodeJS.ProcessEnv;
-  /** CAIRN_KERNEL_PYTHON, if set. */
-  pythonOverride: string | null;
+  /** Which interpreter each project's kernels start with. */
+  python: ProjectPythonService;
   logger: Logger;
 }
 
@@ -44,6 +40,8 @@ export interface ArtifactFile {
   path: string;
   mime: string;
   bytes: number;
+  /** Its bytes, streamed from disk. */
+  open(): fs.ReadStream;
 }
 
 /**
@@ -55,11 +53,18 @@ export interface ArtifactFile {
  * `python3`. The project's setting is read each time a kernel starts, so a changed setting applies to the
  * next kernel started (a restart included); kernels running keep their interpreter.
  */
-export class KernelService {
+export class KernelService implements ToolSource, SessionResource {
   private readonly open = new Map<string, OpenKernels>();
   private closed = false;
 
   constructor(private readonly options: KernelServiceOptions) {}
+
+  /** The kernel tools of a turn in a project (none without one, or once shut down). */
+  async toolsForTurn(scope: ToolScope): Promise<Tool[]> {
+    if (scope.projectRoot === null) return [];
+    const kernels = this.forTurn(scope.sessionId, scope.turnId);
+    return kernels ? kernelTools(kernels) : [];
+  }
 
   /**
    * The kernel tools of one turn; null once shut down. Opening the session's kernels starts nothing:
@@ -169,17 +174,9 @@ export class KernelService {
     const real = realpathOrNull(record.path);
     const root = realpathOrNull(this.options.dataDir);
     if (!real || !root || !real.startsWith(root + path.sep)) return missing();
-    return { path: real, mime: record.mime, bytes: record.bytes };
-  }
-
-  /** The interpreter a project's kernels would use (GET /api/projects/{id}/python). */
-  projectPython(projectId: string): Promise<ProjectPython> {
-    return describeProjectPython(this.pythonOptions(), projectId);
-  }
-
-  /** Sets or clears a project's interpreter, refusing one that does not run as Python 3.9+. */
-  setProjectPython(projectId: string, pythonPath: string | null): Promise<Project> {
-    return setProjectPython(this.pythonOptions(), projectId, pythonPath);
+    // The file's own size, which is what will be sent.
+    const bytes = fs.statSync(real).size;
+    return { path: real, mime: record.mime, bytes, open: () => fs.createReadStream(real) };
   }
 
   /** Ends a session's kernels (its deletion). */
@@ -208,18 +205,17 @@ export class KernelService {
     }
     const projectRoot = resolveProjectRoot(project.path);
     const projectId = project.id;
-    const pythonOptions = () => this.pythonOptions();
-    const pythonPath = () => configuredPython(pythonOptions(), projectId);
+    const { python } = this.options;
     const router = new KernelEventRouter(this.options.store, sessionId, this.options.logger);
     const sessionDir = path.join(this.options.dataDir, 'sessions', sessionId);
     const kernels = this.options.manager.openSession(sessionId, {
       projectRoot,
       // A getter, not a value: the manager reads it at each kernel start, so a changed setting applies.
       get pythonPath() {
-        return pythonPath();
+        return python.configured(projectId);
       },
       get pythonPathFrom() {
-        return configuredPythonBy(pythonOptions());
+        return python.configuredBy();
       },
       kernelsDir: path.join(sessionDir, 'kernels'),
       artifactsDir: path.join(sessionDir, 'artifacts'),
@@ -228,11 +224,6 @@ export class KernelService {
     const opened: OpenKernels = { kernels, router };
     this.open.set(sessionId, opened);
     return opened;
-  }
-
-  private pythonOptions(): ProjectPythonOptions {
-    const { store, kernelEnv, pythonOverride } = this.options;
-    return { store, kernelEnv, pythonOverride };
   }
 
   /** A kernel that has been used: input, interrupt, restart and variables of an unknown one are 404s. */

@@ -1,19 +1,40 @@
-import { badRequest, notFound } from '../errors';
-import type { CreateModelRequest, ModelConfig, UpdateModelRequest } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
-import type { ModelConfigRow } from '../store/model-configs-repo';
-import type { Store } from '../store/store';
-import { keychainAccountForModel } from './model-settings';
+import type { ModelSettings } from '../../agent/model-settings';
+import { badRequest, CairnError, notFound } from '../../errors';
+import type { CreateModelRequest, ModelConfig, ModelList, UpdateModelRequest } from '../../protocol';
+import type { Keychain } from '../../secrets/keychain';
+import type { ModelConfigRow } from '../../store/model-configs-repo';
+import type { Store } from '../../store/store';
+import { keychainAccountForModel, modelEnvOverrides, resolveModelSettings } from './active-model';
 
-/** Model configs as the API shows them: `has_key` from the keychain, never the key. */
+/** Model configs as the API shows them (`has_key` from the keychain, never the key), and the active one. */
 export class ModelService {
   constructor(
     private readonly store: Store,
     private readonly keychain: Keychain,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  async list(): Promise<ModelConfig[]> {
-    return Promise.all(this.store.models.list().map((row) => this.toWire(row)));
+  /** Every config, and what the environment sets over the active one. */
+  async list(): Promise<ModelList> {
+    const models = await Promise.all(this.store.models.list().map((row) => this.toWire(row)));
+    return { models, env_overrides: modelEnvOverrides(this.env) };
+  }
+
+  /** A config's id from its id or its name (the command line takes either). */
+  find(idOrName: string): string {
+    const match = this.store.models.list().find((m) => m.id === idOrName || m.name === idOrName);
+    if (!match) {
+      throw new CairnError(
+        'not_found',
+        `No model config is called ${idOrName}. See \`cairn config model list\`.`,
+      );
+    }
+    return match.id;
+  }
+
+  /** What a turn starting now talks to: the active config with the environment's overrides. */
+  activeSettings(): Promise<ModelSettings> {
+    return resolveModelSettings(this.store.models.active(), this.keychain, this.env);
   }
 
   async create(input: CreateModelRequest): Promise<ModelConfig> {

@@ -1,5 +1,5 @@
-import type { TurnWithDetails } from '../protocol';
-import type { Store } from '../store/store';
+import type { TurnWithDetails } from '../../protocol';
+import type { Store } from '../../store/store';
 
 /** One page of a session's turns with their messages and tool calls. */
 export function listTurnPage(

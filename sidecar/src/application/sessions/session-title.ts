@@ -1,4 +1,4 @@
-import { DEFAULT_SESSION_TITLE } from '../store/sessions-repo';
+import { DEFAULT_SESSION_TITLE } from '../../store/sessions-repo';
 
 export { DEFAULT_SESSION_TITLE };
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { McpCallResult, McpConnection, McpToolDef } from '../mcp/mcp-connection';
-import { defineTool, type Tool, ToolError } from '../tools/tool';
+import { defineTool, type Tool, ToolError } from './tool';
 
 /** The file beside a call's result where an MCP tool's images, audio and resources are kept. */
 export const MCP_RESULT_FILE = 'mcp_result.json';

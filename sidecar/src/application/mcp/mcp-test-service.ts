@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CairnError } from '../errors';
-import type { Logger } from '../log/logger';
-import { McpConnection } from '../mcp/mcp-connection';
-import { resolveServer } from '../mcp/resolve-server';
-import type { McpTestResult } from '../protocol';
-import type { Keychain } from '../secrets/keychain';
-import type { McpServerRow } from '../store/mcp-servers-repo';
-import { childEnv } from '../tools/child-env';
-import { mcpSecretAccount } from './mcp-config-service';
+import { CairnError } from '../../errors';
+import type { Logger } from '../../log/logger';
+import { McpConnection } from '../../mcp/mcp-connection';
+import { resolveServer } from '../../mcp/resolve-server';
+import type { McpTestResult } from '../../protocol';
+import type { Keychain } from '../../secrets/keychain';
+import type { McpServerRow } from '../../store/mcp-servers-repo';
+import { childEnv } from '../../tools/child-env';
+import { type McpConfigService, mcpSecretAccount } from './mcp-config-service';
 
 /**
  * "Test connection": starts or connects to the server, runs initialize and tools/list only, and reports
@@ -16,7 +16,23 @@ import { mcpSecretAccount } from './mcp-config-service';
  * called; the server is stopped before answering. It runs in a scratch folder, as in a session without a
  * project.
  */
-export async function testMcpServer(
+export class McpTestService {
+  constructor(
+    private readonly options: {
+      config: McpConfigService;
+      keychain: Keychain;
+      env: NodeJS.ProcessEnv;
+      dataDir: string;
+      logger: Logger;
+    },
+  ) {}
+
+  test(serverId: string): Promise<McpTestResult> {
+    return testMcpServer(this.options.config.row(serverId), this.options);
+  }
+}
+
+async function testMcpServer(
   row: McpServerRow,
   options: { keychain: Keychain; env: NodeJS.ProcessEnv; dataDir: string; logger: Logger },
 ): Promise<McpTestResult> {

@@ -1,13 +1,13 @@
-import { badRequest, CairnError } from '../errors';
-import { checkServerUrl } from '../kernels/jupyter/server-url';
-import type { JupyterTarget } from '../kernels/kernel-manager';
+import { badRequest, CairnError } from '../../errors';
+import { checkServerUrl } from '../../kernels/jupyter/server-url';
+import type { JupyterTarget } from '../../kernels/kernel-manager';
 import type {
   KernelProviderSettings,
   KernelProviderTestResult,
   UpdateKernelProviderRequest,
-} from '../protocol';
-import { type Keychain, withKeychainHint } from '../secrets/keychain';
-import type { Store } from '../store/store';
+} from '../../protocol';
+import { type Keychain, withKeychainHint } from '../../secrets/keychain';
+import type { Store } from '../../store/store';
 
 /** The saved provider (without the token, which lives in the keychain). */
 export const KERNEL_PROVIDER_SETTING = 'kernel.provider';
@@ -114,7 +114,7 @@ export class KernelProviderService {
     const token = override?.token || request.jupyter_token?.trim() || (await this.savedToken());
     if (!token) throw badRequest('Give the Jupyter Server token (jupyter_token) to test.');
     // Loaded on first use, like the kernels themselves: the library is large.
-    const { checkJupyterServer } = await import('../kernels/jupyter/server-check');
+    const { checkJupyterServer } = await import('../../kernels/jupyter/server-check');
     const found = await checkJupyterServer({ baseUrl: url, token });
     return { ok: true, version: found.version, kernel_names: found.kernelNames };
   }

@@ -1,7 +1,7 @@
-import type { KernelEvent, RichOutput, SavedArtifact } from '../kernels/kernel-types';
-import type { Logger } from '../log/logger';
-import type { KernelArtifact, KernelRichOutput, NewEvent } from '../protocol';
-import type { Store } from '../store/store';
+import type { KernelEvent, RichOutput, SavedArtifact } from '../../kernels/kernel-types';
+import type { Logger } from '../../log/logger';
+import type { KernelArtifact, KernelRichOutput, NewEvent } from '../../protocol';
+import type { Store } from '../../store/store';
 
 /** Who asked for an execution: the agent (its turn and tool call) or the user (neither). */
 export interface ExecutionOrigin {

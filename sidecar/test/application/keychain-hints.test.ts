@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JUPYTER_TOKEN_HINT, KernelProviderService } from '../../src/agent/kernel-provider-service';
-import { MCP_SECRET_HINT, McpConfigService } from '../../src/agent/mcp-config-service';
+import {
+  JUPYTER_TOKEN_HINT,
+  KernelProviderService,
+} from '../../src/application/kernels/kernel-provider-service';
+import { MCP_SECRET_HINT, McpConfigService } from '../../src/application/mcp/mcp-config-service';
 import { CairnError } from '../../src/errors';
 import { createKeychain } from '../../src/secrets/keychain';
 import { Store } from '../../src/store/store';

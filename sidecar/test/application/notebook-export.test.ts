@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNotebook } from '../../src/agent/notebook-export';
+import { buildNotebook } from '../../src/application/kernels/notebook-export';
 import { type CairnEvent, Notebook } from '../../src/protocol';
 
 let seq = 0;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { badRequest, CairnError, notFound } from '../errors';
-import { confirmImport, defaultImportPaths, type ImportPreview, previewImport } from '../mcp/import';
-import type { McpImportPreview, McpImportRequest, McpImportResult, McpServer } from '../protocol';
-import type { Store } from '../store/store';
+import { badRequest, CairnError, notFound } from '../../errors';
+import { confirmImport, defaultImportPaths, type ImportPreview, previewImport } from '../../mcp/import';
+import type { McpImportPreview, McpImportRequest, McpImportResult, McpServer } from '../../protocol';
+import type { Store } from '../../store/store';
+import { resolveProjectRoot } from '../../tools/project-root';
 import type { McpConfigService } from './mcp-config-service';
-import { resolveProjectRoot } from './project-service';
 
 /** Config files are small; a larger file is not one. */
 const MAX_FILE_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { CairnEvent, Notebook, NotebookCell, NotebookOutput } from '../protocol';
+import type { CairnEvent, Notebook, NotebookCell, NotebookOutput } from '../../protocol';
 
 /** An artifact's bytes and type, or null when its file is gone. */
 export type ArtifactReader = (id: string) => { mime: string; data: Buffer } | null;

@@ -1,6 +1,6 @@
-import { badRequest, CairnError, notFound } from '../errors';
-import { parseCommandLine } from '../mcp/command-line';
-import { checkMcpUrl } from '../mcp/mcp-url';
+import { badRequest, CairnError, notFound } from '../../errors';
+import { parseCommandLine } from '../../mcp/command-line';
+import { checkMcpUrl } from '../../mcp/mcp-url';
 import {
   type CreateMcpServerRequest,
   MCP_BEARER_SECRET,
@@ -10,10 +10,10 @@ import {
   type McpValueInput,
   type SetMcpSecretsRequest,
   type UpdateMcpServerRequest,
-} from '../protocol';
-import { type Keychain, withKeychainHint } from '../secrets/keychain';
-import type { McpServerConfig, McpServerRow, StoredMcpValue } from '../store/mcp-servers-repo';
-import type { Store } from '../store/store';
+} from '../../protocol';
+import { type Keychain, withKeychainHint } from '../../secrets/keychain';
+import type { McpServerConfig, McpServerRow, StoredMcpValue } from '../../store/mcp-servers-repo';
+import type { Store } from '../../store/store';
 
 /** The keychain account of one secret of one server. */
 export const mcpSecretAccount = (serverId: string, name: string): string => `mcp:${serverId}:${name}`;

@@ -1,0 +1,239 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AgentRuntime } from '../agent/agent-runtime';
+import { envFlag, envInt } from '../config/env-flags';
+import { KernelManager } from '../kernels/kernel-manager';
+import { createFileLogger, type Logger } from '../log/logger';
+import { createKeychain, type Keychain } from '../secrets/keychain';
+import { registerSecretsFromEnv } from '../secrets/known-secrets';
+import { acquireDataDirLock, type DataDirLock } from '../store/data-dir-lock';
+import { Store } from '../store/store';
+import { childEnv } from '../tools/child-env';
+import { builtinToolSource } from '../tools/registry';
+import { ToolCallFiles } from '../tools/tool-call-files';
+import { combineToolSources, type ToolSource } from '../tools/tool-source';
+import { EventFeed } from './events/event-feed';
+import { KernelProviderService } from './kernels/kernel-provider-service';
+import { KernelService } from './kernels/kernel-service';
+import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
+import { McpConfigService } from './mcp/mcp-config-service';
+import { McpImportService } from './mcp/mcp-import-service';
+import { McpSessionService } from './mcp/mcp-session-service';
+import { McpTestService } from './mcp/mcp-test-service';
+import { ModelService } from './models/model-service';
+import { requirePart } from './part';
+import { ProjectPythonService } from './projects/project-python';
+import { ProjectService } from './projects/project-service';
+import { QuestionService } from './questions/question-service';
+import type { SessionResource } from './sessions/session-resources';
+import { SessionService } from './sessions/session-service';
+import { SidecarInfo } from './system/sidecar-info';
+import { ToolCallService } from './turns/tool-call-service';
+import { TurnService } from './turns/turn-service';
+
+export interface ApplicationOptions {
+  dataDir: string;
+  /** What holds the data directory, shown to a second process ("cairn serve"). */
+  command: string;
+  env?: NodeJS.ProcessEnv;
+  keychain?: Keychain;
+  /** Also write log lines to stderr. */
+  logToStderr?: boolean;
+}
+
+/**
+ * What the API, the command line and the desktop host's sidecar call: one service per area. The parts a
+ * conversation-only deployment lacks (kernels, MCP) are functions that refuse there with
+ * `conversation_only`.
+ */
+export interface Services {
+  info: SidecarInfo;
+  projects: ProjectService;
+  sessions: SessionService;
+  turns: TurnService;
+  toolCalls: ToolCallService;
+  questions: QuestionService;
+  events: EventFeed;
+  models: ModelService;
+  kernels(): KernelService;
+  kernelProvider(): KernelProviderService;
+  projectPython(): ProjectPythonService;
+  mcpServers(): McpConfigService;
+  mcpImport(): McpImportService;
+  mcpTest(): McpTestService;
+  mcpSessions(): McpSessionService;
+}
+
+/** A Cairn process's insides, built once: its services, and what tests and shutdown reach. */
+export interface Application {
+  dataDir: string;
+  services: Services;
+  logger: Logger;
+  conversationOnly: boolean;
+  /** For tests and inspection only: front doors go through `services`. */
+  store: Store;
+  keychain: Keychain;
+  runtime: AgentRuntime;
+  /** Cancels every turn and stops every kernel and MCP server; the data directory stays held. */
+  stopWork(): Promise<void>;
+  /** Stops work, closes the database and lets go of the data directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: takes the data directory (one process at a time), opens the store (migrating it),
+ * builds every service once, and turns whatever a crash left running into `interrupted`.
+ */
+export function openApplication(options: ApplicationOptions): Application {
+  const env = options.env ?? process.env;
+  registerSecretsFromEnv(env);
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const lock: DataDirLock = acquireDataDirLock(options.dataDir, { command: options.command });
+  let store: Store | null = null;
+  try {
+    const logger = createFileLogger({
+      dir: path.join(options.dataDir, 'logs'),
+      level: env.CAIRN_LOG_LEVEL === 'debug' ? 'debug' : 'info',
+      alsoStderr: options.logToStderr ?? false,
+    });
+    store = Store.open(options.dataDir, {
+      onBackup: (file) => logger.info('database copied aside before migrating', { file }),
+    });
+    const opened = store;
+    const built = buildServices(opened, {
+      dataDir: options.dataDir,
+      env,
+      logger,
+      keychain: options.keychain ?? createKeychain(),
+      conversationOnly: envFlag(env.CAIRN_CONVERSATION_ONLY),
+    });
+    const interrupted = built.runtime.recoverInterrupted();
+    if (interrupted > 0) logger.warn('turns interrupted by an earlier stop', { count: interrupted });
+    let stopping: Promise<void> | null = null;
+    const stopWork = () => {
+      stopping ??= (async () => {
+        await built.runtime.shutdown();
+        await built.kernels?.shutdown();
+        await built.mcpSessions?.shutdown();
+      })();
+      return stopping;
+    };
+    return {
+      dataDir: options.dataDir,
+      services: built.services,
+      logger,
+      conversationOnly: built.conversationOnly,
+      store: opened,
+      keychain: built.keychain,
+      runtime: built.runtime,
+      stopWork,
+      async close() {
+        await stopWork();
+        opened.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    store?.close();
+    lock.release();
+    throw error;
+  }
+}
+
+interface BuildOptions {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  keychain: Keychain;
+  conversationOnly: boolean;
+}
+
+/** Every service, each built once, wired to the ones it needs. */
+function buildServices(store: Store, options: BuildOptions) {
+  const { dataDir, env, logger, keychain, conversationOnly } = options;
+  const files = new ToolCallFiles(dataDir);
+  const models = new ModelService(store, keychain, env);
+
+  // Kernels and MCP servers exist only where sessions have projects (not conversation-only).
+  const kernelProvider = conversationOnly ? null : new KernelProviderService({ store, keychain, env });
+  const projectPython = conversationOnly
+    ? null
+    : new ProjectPythonService({
+        store,
+        kernelEnv: childEnv(env),
+        pythonOverride: kernelPythonOverride(env),
+      });
+  const kernelLogger = logger.child({ component: 'kernels' });
+  const kernels =
+    kernelProvider && projectPython
+      ? new KernelService({
+          manager: new KernelManager(
+            kernelManagerOptions({ env, logger: kernelLogger, remote: () => kernelProvider.target() }),
+          ),
+          store,
+          dataDir,
+          python: projectPython,
+          logger: kernelLogger,
+        })
+      : null;
+  const mcpServers = conversationOnly ? null : new McpConfigService(store, keychain);
+  // The runtime answers whether a session is running; it is built after the MCP sessions it serves.
+  let runtime: AgentRuntime | null = null;
+  const mcpSessions = conversationOnly
+    ? null
+    : new McpSessionService({
+        store,
+        keychain,
+        dataDir,
+        env,
+        logger: logger.child({ component: 'mcp' }),
+        isSessionRunning: (id) => runtime?.isSessionRunning(id) ?? false,
+      });
+  const mcpImport = mcpServers ? new McpImportService(store, mcpServers, env) : null;
+  const mcpTest = mcpServers
+    ? new McpTestService({ config: mcpServers, keychain, env, dataDir, logger })
+    : null;
+
+  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly })];
+  if (kernels) toolSources.push(kernels);
+  if (mcpSessions) toolSources.push(mcpSessions);
+  runtime = new AgentRuntime({
+    store,
+    files,
+    logger,
+    conversationOnly,
+    tools: combineToolSources(toolSources),
+    modelSettings: () => models.activeSettings(),
+    modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
+    maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
+  });
+
+  const resources: SessionResource[] = [];
+  if (kernels) resources.push(kernels);
+  if (mcpSessions) resources.push(mcpSessions);
+  const sessions = new SessionService({ store, runtime, files, resources, conversationOnly });
+  const services: Services = {
+    info: new SidecarInfo({
+      dataDir,
+      conversationOnly,
+      hasKernels: kernels !== null,
+      hasMcp: mcpServers !== null,
+    }),
+    projects: new ProjectService({ store, sessions, conversationOnly }),
+    sessions,
+    turns: new TurnService({ store, runtime }),
+    toolCalls: new ToolCallService({ store, files }),
+    questions: new QuestionService({ store, runtime }),
+    events: new EventFeed(store),
+    models,
+    kernels: () => requirePart(kernels, 'Python kernels'),
+    kernelProvider: () => requirePart(kernelProvider, 'Python kernels'),
+    // Without projects there is no project interpreter either.
+    projectPython: () => requirePart(projectPython, 'projects'),
+    mcpServers: () => requirePart(mcpServers, 'MCP servers'),
+    mcpImport: () => requirePart(mcpImport, 'MCP servers'),
+    mcpTest: () => requirePart(mcpTest, 'MCP servers'),
+    mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
+  };
+  return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
+}

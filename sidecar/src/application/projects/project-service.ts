@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { badRequest, CairnError, notFound } from '../../errors';
+import type { Project } from '../../protocol';
+import type { Store } from '../../store/store';
+import type { SessionService } from '../sessions/session-service';
+
+/** Projects: folders on this machine, opened by path, listed, and deleted with their sessions. */
+export class ProjectService {
+  constructor(private readonly deps: { store: Store; sessions: SessionService; conversationOnly: boolean }) {}
+
+  /** Opens a project by folder: the path must be an existing directory on this machine. */
+  open(requested: string): Project {
+    this.refuseWithoutProjects();
+    if (!path.isAbsolute(requested)) {
+      throw badRequest(`The project path must be absolute (got "${requested}").`);
+    }
+    let real: string;
+    try {
+      // The native realpath also settles letter case and short names, as the file tools' checks do.
+      real = fs.realpathSync.native(requested);
+    } catch {
+      throw badRequest(`The folder ${requested} does not exist on the machine running Cairn.`);
+    }
+    if (!fs.statSync(real).isDirectory()) throw badRequest(`${requested} is a file, not a folder.`);
+    return this.deps.store.projects.upsertByPath(real);
+  }
+
+  list(): Project[] {
+    this.refuseWithoutProjects();
+    return this.deps.store.projects.list();
+  }
+
+  /** Stops the project's sessions (turns, kernels, MCP servers), then removes it with them. */
+  async delete(id: string): Promise<void> {
+    this.refuseWithoutProjects();
+    const { store, sessions } = this.deps;
+    if (!store.projects.get(id)) throw notFound('Project', id);
+    const ids = store.sessions.listIdsByProject(id);
+    await sessions.release(ids);
+    store.projects.delete(id);
+    sessions.removeFiles(ids);
+  }
+
+  private refuseWithoutProjects(): void {
+    if (this.deps.conversationOnly) {
+      throw new CairnError(
+        'conversation_only',
+        'This Cairn server runs conversation-only: it has no projects.',
+      );
+    }
+  }
+}

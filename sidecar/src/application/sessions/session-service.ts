@@ -1,0 +1,74 @@
+import type { AgentRuntime } from '../../agent/agent-runtime';
+import { CairnError, notFound } from '../../errors';
+import type { CreateSessionRequest, ListSessionsQuery, Session, UpdateSessionRequest } from '../../protocol';
+import type { Store } from '../../store/store';
+import type { ToolCallFiles } from '../../tools/tool-call-files';
+import type { SessionResource } from './session-resources';
+
+export interface SessionServiceDeps {
+  store: Store;
+  runtime: AgentRuntime;
+  files: ToolCallFiles;
+  /** What each session holds besides its rows and files (kernels, MCP connections). */
+  resources: SessionResource[];
+  conversationOnly: boolean;
+}
+
+/** Sessions: made in a project or as plain conversations, listed, renamed, switched in mode, deleted. */
+export class SessionService {
+  constructor(private readonly deps: SessionServiceDeps) {}
+
+  create(request: CreateSessionRequest): Session {
+    const { store } = this.deps;
+    const projectId = request.project_id ?? null;
+    if (projectId !== null) {
+      if (this.deps.conversationOnly) {
+        throw new CairnError(
+          'conversation_only',
+          'This Cairn server runs conversation-only: sessions have no project.',
+        );
+      }
+      if (!store.projects.get(projectId)) throw notFound('Project', projectId);
+    }
+    return store.sessions.create({ projectId, title: request.title, approval: request.approval });
+  }
+
+  list(query: ListSessionsQuery): Session[] {
+    return this.deps.store.sessions.list(query.project_id);
+  }
+
+  get(id: string): Session {
+    const session = this.deps.store.sessions.get(id);
+    if (!session) throw notFound('Session', id);
+    return session;
+  }
+
+  update(id: string, patch: UpdateSessionRequest): Session {
+    const session = this.deps.store.sessions.update(id, patch);
+    if (!session) throw notFound('Session', id);
+    return session;
+  }
+
+  /** Cancels its turns, releases its kernels and MCP servers, then removes its rows and files. */
+  async delete(id: string): Promise<void> {
+    this.get(id);
+    await this.release([id]);
+    this.deps.store.sessions.delete(id);
+    this.deps.files.removeSession(id);
+  }
+
+  /**
+   * Stops everything the sessions run (turns, kernels, MCP servers), before they are deleted with their
+   * project; their files go too. The rows are left to the caller's delete.
+   */
+  async release(ids: string[]): Promise<void> {
+    const { runtime, resources } = this.deps;
+    await Promise.all(ids.map((id) => runtime.cancelSessionTurns(id)));
+    for (const resource of resources) await Promise.all(ids.map((id) => resource.closeSession(id)));
+  }
+
+  /** The session's files (tool-call results), once its rows are gone. */
+  removeFiles(ids: string[]): void {
+    for (const id of ids) this.deps.files.removeSession(id);
+  }
+}

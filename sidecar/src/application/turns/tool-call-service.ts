@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { notFound } from '../../errors';
+import type { ToolCallWithResult } from '../../protocol';
+import type { Store } from '../../store/store';
+import { MCP_RESULT_FILE } from '../../tools/mcp-tool';
+import type { ToolCallFiles } from '../../tools/tool-call-files';
+
+/** A tool call as the API shows it: its record with the full result, and an MCP call's saved content. */
+export class ToolCallService {
+  constructor(private readonly deps: { store: Store; files: ToolCallFiles }) {}
+
+  get(id: string): ToolCallWithResult {
+    const call = this.deps.store.toolCalls.get(id);
+    if (!call) throw notFound('Tool call', id);
+    return { ...call, result: this.deps.files.readResult(call.session_id, call.id) };
+  }
+
+  /** The images, audio and resources an MCP tool call returned, as a file to download. */
+  mcpResult(id: string): { name: string; open(): fs.ReadStream } {
+    const call = this.deps.store.toolCalls.get(id);
+    if (!call) throw notFound('Tool call', id);
+    const file = path.join(this.deps.files.callDir(call.session_id, call.id), MCP_RESULT_FILE);
+    if (!fs.existsSync(file)) throw notFound('MCP result of tool call', id);
+    return { name: MCP_RESULT_FILE, open: () => fs.createReadStream(file) };
+  }
+}
