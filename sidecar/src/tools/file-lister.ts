@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { type FileSystemAdapter, glob } from 'tinyglobby';
-import { isCaseInsensitivePlatform, isPathInside } from './path-guard';
+import { isCaseInsensitivePlatform, isPathInside, isSamePath } from './path-guard';
 import { ToolError } from './tool';
 
 type Ignore = ReturnType<typeof ignore>;
@@ -24,25 +24,33 @@ export interface ListFilesOptions {
 
 /**
  * Absolute paths of the files under `start` matching `pattern`. Skips `.git`, whatever `.gitignore` files
- * (the root's and nested ones) exclude, and does not descend into symlinked folders. When `start` itself is
- * ignored (the model asked for it explicitly) only the `.gitignore` files inside it apply.
+ * (the root's and nested ones) exclude, and symbolic links: symlinked files are not listed and symlinked
+ * folders (junctions too) are not entered, also when the pattern names one (`link/**`). So every path
+ * returned really lies in the real folder of `start`. When `start` itself is ignored (the model asked for
+ * it explicitly) only the `.gitignore` files inside it apply.
  */
 export async function listFiles(opts: ListFilesOptions): Promise<string[]> {
   assertSafePattern(opts.pattern);
   const rules = await rulesFor(opts.root, opts.start);
+  const mayEnter = await folderGuard(opts.start);
   const caseInsensitive = isCaseInsensitivePlatform();
 
-  // tinyglobby matches; our readdir prunes ignored entries so ignored folders are never walked.
+  // tinyglobby matches; our readdir refuses folders reached through a link and prunes ignored entries, so
+  // neither is ever walked.
   const readdir = (dir: string, options: unknown, callback?: ReaddirCallback) => {
     const cb = (typeof options === 'function' ? options : callback) as ReaddirCallback;
-    fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
-      if (err) return cb(err, []);
-      const abs = path.resolve(dir);
-      if (!isPathInside(opts.start, abs)) return cb(null, []);
-      rules.filterEntries(abs, entries).then(
-        (kept) => cb(null, kept),
-        (error: NodeJS.ErrnoException) => cb(error, []),
-      );
+    const abs = path.resolve(dir);
+    mayEnter(abs).then((allowed) => {
+      if (!allowed) return cb(null, []);
+      fs.readdir(abs, { withFileTypes: true }, (err, entries) => {
+        if (err) return cb(err, []);
+        // Not left to tinyglobby's options: a link is neither listed nor entered whatever it points at.
+        const real = entries.filter((entry) => !entry.isSymbolicLink());
+        rules.filterEntries(abs, real).then(
+          (kept) => cb(null, kept),
+          (error: NodeJS.ErrnoException) => cb(error, []),
+        );
+      });
     });
   };
   const adapter: FileSystemAdapter = { readdir: readdir as unknown as FileSystemAdapter['readdir'] };
@@ -68,6 +76,28 @@ export async function listFiles(opts: ListFilesOptions): Promise<string[]> {
     if (isPathInside(opts.start, abs) && !(await rules.ignores(abs, false))) files.push(abs);
   }
   return files;
+}
+
+/**
+ * Whether the crawl may read a folder: only when its real path is the very folder it names below the real
+ * `start`. tinyglobby reads the pattern's literal prefix directly (`link/**` crawls from `start/link`, and
+ * the OS follows the link), so the folder listing itself cannot be trusted to have skipped links.
+ */
+async function folderGuard(start: string): Promise<(dir: string) => Promise<boolean>> {
+  const realStart = await fsp.realpath(start);
+  return async (dir) => {
+    if (!isPathInside(start, dir)) return false;
+    let real: string;
+    try {
+      real = await fsp.realpath(dir);
+    } catch {
+      return false; // Gone, a link loop or unreadable: nothing to list.
+    }
+    const expected = path.join(realStart, path.relative(start, dir));
+    // Containment is exact (both sides are native real paths); the sameness test folds case where the
+    // platform does, so `SRC/**` still lists `src` on a case-insensitive volume.
+    return isPathInside(realStart, real, process.platform, false) && isSamePath(expected, real);
+  };
 }
 
 /** The Gitignore rules for a search of `start`. */

@@ -39,11 +39,25 @@ export function isPathInside(
   platform: NodeJS.Platform = process.platform,
   fold: boolean = isCaseInsensitivePlatform(platform),
 ): boolean {
-  const p = platform === 'win32' ? path.win32 : path.posix;
-  const rel = p.relative(fold ? parent.toLowerCase() : parent, fold ? child.toLowerCase() : child);
+  const { rel, p } = relativePath(parent, child, platform, fold);
   if (rel === '') return true;
   // On Windows a path on another drive comes back absolute.
   return rel !== '..' && !rel.startsWith(`..${p.sep}`) && !p.isAbsolute(rel);
+}
+
+/** Whether `a` and `b` name the same path (absolute, normalized), folding case as `isPathInside` does. */
+export function isSamePath(
+  a: string,
+  b: string,
+  platform: NodeJS.Platform = process.platform,
+  fold: boolean = isCaseInsensitivePlatform(platform),
+): boolean {
+  return relativePath(a, b, platform, fold).rel === '';
+}
+
+function relativePath(from: string, to: string, platform: NodeJS.Platform, fold: boolean) {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  return { rel: p.relative(fold ? from.toLowerCase() : from, fold ? to.toLowerCase() : to), p };
 }
 
 export function isWindowsDeviceName(name: string): boolean {

@@ -6,6 +6,7 @@ import {
   assertRegularFile,
   displayPath,
   isPathInside,
+  isSamePath,
   isWindowsDeviceName,
   requireProjectRoot,
   resolveInside,
@@ -31,6 +32,15 @@ describe('isPathInside', () => {
     expect(isPathInside('C:\\proj', 'D:\\proj\\x', 'win32')).toBe(false);
     expect(isPathInside('/Users/me/Proj', '/users/me/proj/x', 'darwin')).toBe(true);
     expect(isPathInside('/home/me/Proj', '/home/me/proj/x', 'linux')).toBe(false);
+  });
+
+  it('tells the same path, folding case on Windows and macOS only', () => {
+    expect(isSamePath('/p/proj/src', '/p/proj/src/', 'linux')).toBe(true);
+    expect(isSamePath('/p/proj/src', '/p/proj/SRC', 'linux')).toBe(false);
+    expect(isSamePath('/p/proj/src', '/p/proj/src/x', 'linux')).toBe(false);
+    expect(isSamePath('/p/proj/src', '/p/proj/SRC', 'darwin')).toBe(true);
+    expect(isSamePath('C:\\Proj\\src', 'c:/proj/SRC', 'win32')).toBe(true);
+    expect(isSamePath('C:\\proj', 'D:\\proj', 'win32')).toBe(false);
   });
 
   it('knows Windows device names', () => {

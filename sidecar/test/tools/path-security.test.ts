@@ -6,7 +6,7 @@ import { globTool } from '../../src/tools/builtin/glob';
 import { defaultRipgrep, runGrep } from '../../src/tools/builtin/grep';
 import { readTool } from '../../src/tools/builtin/read';
 import { writeTool } from '../../src/tools/builtin/write';
-import { ToolError, type ToolResult } from '../../src/tools/tool';
+import { expectOutsideRefused } from './expect-outside-refused';
 import { makeContext, makeTempDir, removeDir, runTool, type TestContext } from './tool-context';
 
 /**
@@ -65,15 +65,6 @@ function outsideFolders(): Record<string, string> {
   return paths;
 }
 
-async function expectRefused(run: () => Promise<ToolResult>): Promise<void> {
-  const error = await run().then(
-    (result) => new Error(`not refused: ${result.content}`),
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  expect((error as Error).message).toMatch(/outside the project folder/);
-}
-
 async function outsideUntouched(): Promise<void> {
   for (const dir of ['outside', 'proj-evil']) {
     expect(await fs.readFile(path.join(tmp, dir, 'secret.txt'), 'utf8')).toBe('SECRET\n');
@@ -83,29 +74,31 @@ async function outsideUntouched(): Promise<void> {
 
 describe('every file tool stays inside the project', () => {
   it.each(Object.entries(outsideFiles()))('Read refuses %s', async (_, p) => {
-    await expectRefused(() => runTool(readTool, { path: at(p) }, ctx));
+    await expectOutsideRefused(() => runTool(readTool, { path: at(p) }, ctx));
   });
 
   it.each(Object.entries(outsideFiles()))('Write refuses %s', async (_, p) => {
-    await expectRefused(() => runTool(writeTool, { path: at(p), content: 'PWNED' }, ctx));
+    await expectOutsideRefused(() => runTool(writeTool, { path: at(p), content: 'PWNED' }, ctx));
     await outsideUntouched();
   });
 
   it.skipIf(process.platform === 'win32')('Write refuses a dangling symlink to outside', async () => {
-    await expectRefused(() => runTool(writeTool, { path: 'dangling', content: 'PWNED' }, ctx));
-    await expectRefused(() => runTool(writeTool, { path: 'out-dir/new/file.txt', content: 'PWNED' }, ctx));
+    await expectOutsideRefused(() => runTool(writeTool, { path: 'dangling', content: 'PWNED' }, ctx));
+    await expectOutsideRefused(() =>
+      runTool(writeTool, { path: 'out-dir/new/file.txt', content: 'PWNED' }, ctx),
+    );
     await outsideUntouched();
   });
 
   it.each(Object.entries(outsideFiles()))('Edit refuses %s', async (_, p) => {
-    await expectRefused(() =>
+    await expectOutsideRefused(() =>
       runTool(editTool, { path: at(p), old_string: 'SECRET', new_string: 'PWNED' }, ctx),
     );
     await outsideUntouched();
   });
 
   it.each(Object.entries(outsideFolders()))('Glob refuses a path that is %s', async (_, p) => {
-    await expectRefused(() => runTool(globTool, { pattern: '**/*', path: at(p) }, ctx));
+    await expectOutsideRefused(() => runTool(globTool, { pattern: '**/*', path: at(p) }, ctx));
   });
 
   const greps: [string, string | null][] = [
@@ -117,7 +110,7 @@ describe('every file tool stays inside the project', () => {
     maybe.each(Object.entries({ ...outsideFolders(), ...outsideFiles() }))(
       'refuses a path that is %s',
       async (_, p) => {
-        await expectRefused(() => runGrep({ pattern: 'SECRET', path: at(p) }, ctx, rgPath));
+        await expectOutsideRefused(() => runGrep({ pattern: 'SECRET', path: at(p) }, ctx, rgPath));
       },
     );
 

@@ -22,8 +22,9 @@ export const globTool = defineTool({
   name: 'Glob',
   description:
     'Finds files whose paths match a glob pattern. Returns project-relative paths, newest first (by ' +
-    `modification time), at most ${MAX_GLOB_RESULTS}. Skips .git and files ignored by .gitignore; ` +
-    'dotfiles are included.',
+    `modification time), at most ${MAX_GLOB_RESULTS}. Skips .git, files ignored by .gitignore and ` +
+    'symbolic links (symlinked files are not listed, symlinked folders not entered, even when the pattern ' +
+    'names them; to list a linked folder inside the project pass it as `path`); dotfiles are included.',
   inputSchema,
   sideEffects: false,
   needsProject: true,
@@ -41,7 +42,8 @@ export const globTool = defineTool({
       return {
         content:
           `No files match "${input.pattern}" in ${displayPath(root, start)}. ` +
-          '(Files ignored by .gitignore are skipped; to look inside an ignored folder pass it as `path`.)',
+          '(Files ignored by .gitignore and symbolic links are skipped; to look inside an ignored or ' +
+          'symlinked folder pass it as `path`.)',
       };
     }
 

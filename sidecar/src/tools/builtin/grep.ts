@@ -39,7 +39,9 @@ export const grepTool = defineTool({
   description:
     'Searches file contents with a regular expression and returns matching lines as `path:line:text`, ' +
     `paths relative to the project, sorted by path, at most ${MAX_GREP_MATCHES}. Skips .git, files ignored by ` +
-    '.gitignore and binary files; dotfiles are searched. Case-sensitive unless the pattern starts with `(?i)`.',
+    '.gitignore, binary files and symbolic links (symlinked files and folders are not followed; pass a ' +
+    'linked file or folder inside the project as `path`); dotfiles are searched. Case-sensitive unless the ' +
+    'pattern starts with `(?i)`.',
   inputSchema,
   sideEffects: false,
   needsProject: true,
