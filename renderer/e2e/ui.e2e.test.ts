@@ -1,4 +1,6 @@
 // The web UI against a real sidecar and the scripted model server, in headless Debian Chromium.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedBlock } from '../../sidecar/test/support/model-server';
@@ -308,6 +310,52 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await page.getByText('Understood, I did not run it.').waitFor({ timeout: UI_WAIT });
       await waitForTurnStatus(page, 0, 'completed');
       expect(lastUserContent(before + 1)).toContain('denied');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'shows a long Write whole in a scrolling box, with Allow and Deny on screen and reachable by keyboard',
+    async () => {
+      const title = 'long write approval';
+      const { sessionId } = createSession(ui, title);
+      ui.server.core.store.sessions.update(sessionId, { approval: 'ask' });
+      const page = await openApp();
+      await openSession(page, title);
+
+      const content = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the new file`).join('\n');
+      ui.replies.enqueue(
+        { content: [{ type: 'tool_use', name: 'Write', input: { path: 'long.txt', content } }] },
+        { content: [{ type: 'text', text: 'Left long.txt alone.' }] },
+      );
+      await send(page, 'Write long.txt');
+      const approval = page.getByRole('region', { name: 'Allow Write?' });
+      await approval.waitFor({ timeout: UI_WAIT });
+      const box = approval.getByRole('region', { name: 'Content to write' }).locator('pre');
+      expect(await box.textContent()).toContain('line 300 of the new file');
+      // The content scrolls inside its box, and the whole card, buttons included, fits on screen.
+      const scroll = () =>
+        box.evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, view: el.clientHeight }));
+      const { height, view } = await scroll();
+      expect(height).toBeGreaterThan(view);
+      await approval.scrollIntoViewIfNeeded();
+      const viewport = page.viewportSize()?.height ?? 0;
+      for (const name of ['Allow', 'Deny']) {
+        const bounds = await approval.getByRole('button', { name, exact: true }).boundingBox();
+        expect(bounds && bounds.y >= 0 && bounds.y + bounds.height <= viewport, name).toBe(true);
+      }
+      await screenshot(page, 'approval-long-write');
+
+      // Keyboard: the box takes focus and scrolls with End; Tab then reaches Allow.
+      await box.focus();
+      await page.keyboard.press('End');
+      await expect.poll(async () => (await scroll()).top, { timeout: UI_WAIT }).toBeGreaterThan(0);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+
+      await approval.getByRole('button', { name: 'Deny', exact: true }).click();
+      await page.getByText('Left long.txt alone.').waitFor({ timeout: UI_WAIT });
+      expect(fs.existsSync(path.join(ui.projectDir, 'long.txt'))).toBe(false);
     },
     TEST_TIMEOUT,
   );

@@ -4,6 +4,7 @@ import { Root } from './components/Root';
 import { I18nProvider } from './i18n/i18n';
 import './styles/base.css';
 import './styles/conversation.css';
+import './styles/approval.css';
 import './styles/settings.css';
 import './styles/backend.css';
 import './styles/kernel.css';

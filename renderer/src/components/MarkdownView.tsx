@@ -146,8 +146,11 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-/** A fenced code block: language label and a Copy button above the (highlighted) code. */
-function CodeBlock({ node, children, className }: ComponentProps<'pre'> & ExtraProps) {
+/**
+ * A fenced code block: language label and a Copy button above the (highlighted) code. A caller that makes
+ * the code a scrolling box passes `tabIndex`, so it can be scrolled by keyboard.
+ */
+export function CodeBlock({ node, children, className, tabIndex }: ComponentProps<'pre'> & ExtraProps) {
   const t = useT();
   const code = node?.children.find(
     (child): child is HastElement => child.type === 'element' && child.tagName === 'code',
@@ -160,7 +163,9 @@ function CodeBlock({ node, children, className }: ComponentProps<'pre'> & ExtraP
         <span className="md-code-lang">{language ?? t('conversation.code.plain')}</span>
         <CopyButton text={text} />
       </div>
-      <pre className={className}>{children}</pre>
+      <pre className={className} tabIndex={tabIndex}>
+        {children}
+      </pre>
     </div>
   );
 }
@@ -175,7 +180,7 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
 
 const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
 const remarkPlugins: PluggableList = [remarkGfm];
-const rehypePlugins: PluggableList = [[rehypeHighlight, { detect: false }]];
+export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [[rehypeHighlight, { detect: false }]];
 
 /**
  * Model Markdown (GFM), rendered without raw HTML: tags in the text show as text. A finished message is
@@ -192,7 +197,7 @@ export const MarkdownView = memo(function MarkdownView({
     () => (
       <Markdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={MARKDOWN_REHYPE_PLUGINS}
         components={components}
         urlTransform={urlTransform}
       >

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { Question } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
-import { summarizeToolInput } from './tool-summary';
+import { ApprovalInput } from './ApprovalInput';
 
 type Phase = { state: 'idle' } | { state: 'sending'; answer: string } | { state: 'sent'; answer: string };
 
@@ -78,7 +78,6 @@ export function QuestionCard({
   }
 
   const toolName = question.tool?.name ?? null;
-  const toolSummary = question.tool ? summarizeToolInput(question.tool.name, question.tool.input) : '';
 
   return (
     <section className={classes.join(' ')} aria-labelledby={titleId} aria-busy={busy && outcome === null}>
@@ -87,7 +86,8 @@ export function QuestionCard({
           <h3 id={titleId} className="question-card-title">
             {toolName ? t('question.approval.title', { tool: toolName }) : t('question.approval.titleNoTool')}
           </h3>
-          {toolSummary !== '' && <code className="question-card-tool">{toolSummary}</code>}
+          {/* The whole input, never a summary: the user must see everything the tool will run. */}
+          {question.tool && <ApprovalInput name={question.tool.name} input={question.tool.input} />}
           {/* The server's sentence repeats the tool and its input; it is only needed when they are missing. */}
           {!question.tool && question.question !== '' && (
             <p className="question-card-text">{question.question}</p>

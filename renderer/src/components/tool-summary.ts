@@ -1,14 +1,16 @@
-/** One-line descriptions of a tool call's arguments, shared by tool cards and approval cards. */
+/** Reading a tool call's arguments: one-line descriptions for tool cards, fields for approval cards. */
 
 const MAX_SUMMARY = 240;
 
-function field(input: unknown, key: string): unknown {
+/** One field of a call's input; undefined when the input is not an object. */
+export function inputField(input: unknown, key: string): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   return (input as Record<string, unknown>)[key];
 }
 
-function text(input: unknown, key: string): string | null {
-  const value = field(input, key);
+/** A string argument, or null when it is missing or not a string. */
+export function inputText(input: unknown, key: string): string | null {
+  const value = inputField(input, key);
   return typeof value === 'string' ? value : null;
 }
 
@@ -16,6 +18,15 @@ function text(input: unknown, key: string): string | null {
 function shellWord(arg: string): string {
   if (arg !== '' && /^[\w@%+=:,./-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Exec's program and arguments as one shell-quoted line, or null when there is no program. */
+export function execCommandLine(input: unknown): string | null {
+  const program = inputText(input, 'program');
+  if (program === null) return null;
+  const args = inputField(input, 'args');
+  const words = Array.isArray(args) ? args.map((a) => shellWord(String(a))) : [];
+  return [shellWord(program), ...words].join(' ');
 }
 
 /** Newlines and runs of whitespace become one space; long lines end with an ellipsis. */
@@ -38,28 +49,22 @@ export function summarizeToolInput(name: string, input: unknown): string {
   let summary: string | null = null;
   switch (name) {
     case 'Bash':
-      summary = text(input, 'command');
+      summary = inputText(input, 'command');
       break;
     case 'Read':
     case 'Write':
     case 'Edit':
-      summary = text(input, 'path') ?? text(input, 'file_path');
+      summary = inputText(input, 'path') ?? inputText(input, 'file_path');
       break;
     case 'Grep':
     case 'Glob':
-      summary = text(input, 'pattern');
+      summary = inputText(input, 'pattern');
       break;
-    case 'Exec': {
-      const program = text(input, 'program');
-      const args = field(input, 'args');
-      if (program !== null) {
-        const words = Array.isArray(args) ? args.map((a) => shellWord(String(a))) : [];
-        summary = [shellWord(program), ...words].join(' ');
-      }
+    case 'Exec':
+      summary = execCommandLine(input);
       break;
-    }
     case 'AskUserQuestion':
-      summary = text(input, 'question');
+      summary = inputText(input, 'question');
       break;
   }
   return oneLine(summary ?? compactJson(input));

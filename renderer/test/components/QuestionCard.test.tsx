@@ -61,6 +61,14 @@ function renderCard(question: Question, onAnswer: (answer: string) => Promise<vo
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
+/** The text of one named part of an approval (its code, diff or path), less the block's last line break. */
+const partText = (name: string) =>
+  screen.getByRole('region', { name }).querySelector('pre, code')?.textContent?.replace(/\n$/, '');
+
+const noAnswerButtons = () =>
+  screen.queryByRole('button', { name: 'Allow' }) === null &&
+  screen.queryByRole('button', { name: 'Deny' }) === null;
+
 afterEach(cleanup);
 
 describe('QuestionCard — approvals', () => {
@@ -68,7 +76,7 @@ describe('QuestionCard — approvals', () => {
     const answer = controlledAnswer();
     renderCard(approval(), answer.onAnswer);
     expect(screen.getByRole('heading', { name: 'Allow Bash?' })).toBeTruthy();
-    expect(screen.getByText('rm -rf build')).toBeTruthy();
+    expect(partText('Command')).toBe('rm -rf build');
     // The server's own sentence only repeats the tool and command, so it is not shown again.
     expect(screen.queryByText('Bash wants to run a command.')).toBeNull();
     fireEvent.click(button('Allow'));
@@ -81,7 +89,7 @@ describe('QuestionCard — approvals', () => {
     expect(answer.onAnswer).toHaveBeenCalledTimes(1);
     await act(async () => answer.resolve());
     expect(screen.getByText('Allowed')).toBeTruthy();
-    expect(screen.queryByRole('button')).toBeNull();
+    expect(noAnswerButtons()).toBe(true);
   });
 
   it('denies', async () => {
@@ -111,7 +119,7 @@ describe('QuestionCard — approvals', () => {
     expect(screen.getByText('Denied')).toBeTruthy();
     update(approval({ status: 'closed' }));
     expect(screen.getByText('No longer waiting for an answer')).toBeTruthy();
-    expect(screen.queryByRole('button')).toBeNull();
+    expect(noAnswerButtons()).toBe(true);
   });
 
   it('speaks Chinese', () => {
@@ -119,6 +127,86 @@ describe('QuestionCard — approvals', () => {
     expect(screen.getByRole('heading', { name: '允许运行 Bash 吗？' })).toBeTruthy();
     expect(button('允许')).toBeTruthy();
     expect(button('拒绝')).toBeTruthy();
+  });
+});
+
+describe('QuestionCard — approvals show the whole input', () => {
+  const card = (tool: string) => screen.getByRole('region', { name: `Allow ${tool}?` });
+  const tool = (name: string, input: unknown) => approval({ tool: { name, input } });
+
+  it('shows a 1,000-character command whole, line breaks kept, and its other arguments', () => {
+    const command = Array.from({ length: 50 }, (_, i) => `echo step-${String(i).padStart(3, '0')}`)
+      .join(' &&\n')
+      .padEnd(1000, '#');
+    expect(command.length).toBe(1000);
+    renderCard(tool('Bash', { command, timeout: 30 }), vi.fn());
+    expect(card('Bash').textContent).toContain(command);
+    expect(card('Bash').textContent).not.toContain('…');
+    expect(partText('Command')).toBe(command);
+    expect(partText('Other arguments')).toBe('{\n  "timeout": 30\n}');
+    // Shell-highlighted, and the buttons are still there below the box.
+    expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo');
+    expect(button('Allow')).toBeTruthy();
+  });
+
+  it('shows Exec as its program and every argument', () => {
+    const message = 'x'.repeat(300);
+    renderCard(tool('Exec', { program: 'git', args: ['commit', '-m', `fix: ${message}`] }), vi.fn());
+    expect(card('Exec').textContent).toContain(`git commit -m 'fix: ${message}'`);
+  });
+
+  it("shows a Write's path and its whole content, highlighted by the file's extension", () => {
+    const content = `${Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i};`).join('\n')}\n`;
+    renderCard(tool('Write', { path: 'src/values.ts', content }), vi.fn());
+    expect(card('Write').textContent).toContain('src/values.ts');
+    expect(card('Write').textContent).toContain(content.trimEnd());
+    expect(partText('File')).toBe('src/values.ts');
+    expect(partText('Content to write')).toBe(content);
+    const code = screen.getByRole('region', { name: 'Content to write' }).querySelector('code');
+    expect(code?.classList.contains('language-typescript')).toBe(true);
+    expect(code?.querySelector('.hljs-keyword')?.textContent).toBe('export');
+  });
+
+  it("shows an Edit's path and a diff: removed lines and added lines", () => {
+    const oldString = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
+    const newString = 'const a = 1;\nconst b = 20;\nconst bb = 21;\nconst c = 3;\n';
+    renderCard(
+      tool('Edit', { path: 'src/a.ts', old_string: oldString, new_string: newString, replace_all: true }),
+      vi.fn(),
+    );
+    expect(partText('File')).toBe('src/a.ts');
+    const lines = (role: string) => screen.queryAllByRole(role).map((line) => line.textContent);
+    expect(lines('deletion')).toEqual(['-const b = 2;\n']);
+    expect(lines('insertion')).toEqual(['+const b = 20;\n', '+const bb = 21;\n']);
+    expect(partText('Changes')).toBe(
+      ' const a = 1;\n-const b = 2;\n+const b = 20;\n+const bb = 21;\n const c = 3;',
+    );
+    expect(screen.getByText('Every occurrence in the file is replaced.')).toBeTruthy();
+  });
+
+  it('shows execute_code as its whole Python code, highlighted', () => {
+    const code = Array.from({ length: 30 }, (_, i) => `total_${i} = sum(range(${i}))  # line ${i}`).join(
+      '\n',
+    );
+    renderCard(tool('execute_code', { code, kernel: 'analysis' }), vi.fn());
+    expect(card('execute_code').textContent).toContain(code);
+    expect(partText('Python code')).toBe(code);
+    expect(card('execute_code').querySelector('code.language-python .hljs-built_in')?.textContent).toBe(
+      'sum',
+    );
+    expect(partText('Other arguments')).toBe('{\n  "kernel": "analysis"\n}');
+  });
+
+  it("shows an MCP tool's whole input as pretty JSON", () => {
+    const input = {
+      title: 'Crash on start',
+      body: Array.from({ length: 20 }, (_, i) => `Step ${i}: the app opens, then closes.`).join('\n'),
+      labels: ['bug', 'p1'],
+    };
+    renderCard(tool('mcp__github__create_issue', input), vi.fn());
+    const json = JSON.stringify(input, null, 2);
+    expect(card('mcp__github__create_issue').textContent).toContain(json);
+    expect(partText('Arguments')).toBe(json);
   });
 });
 

@@ -1,0 +1,30 @@
+import { memo, useMemo } from 'react';
+import { diffLines } from './line-diff';
+
+const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
+
+/**
+ * The change from `oldText` to `newText` as a unified-style diff: every line, removed ones in red with
+ * "-", added ones in green with "+" (the signs carry the meaning without colour). Scrolls in its box.
+ */
+export const DiffView = memo(function DiffView({ oldText, newText }: { oldText: string; newText: string }) {
+  const lines = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+    <pre className="tool-card-pre diff-view" tabIndex={0}>
+      {lines.map((line, i) => {
+        const Line = line.kind === 'removed' ? 'del' : line.kind === 'added' ? 'ins' : 'span';
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines are recomputed whole and never reorder
+          <Line key={i} className={`diff-line diff-line--${line.kind}`}>
+            <span className="diff-sign" aria-hidden="true">
+              {SIGNS[line.kind]}
+            </span>
+            {line.text}
+            {'\n'}
+          </Line>
+        );
+      })}
+    </pre>
+  );
+});
