@@ -4,11 +4,13 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CairnError } from '../errors';
 import {
+  isApiPath,
   isHostAllowed,
   isLoopbackHostHeader,
   isOriginAllowed,
   isTokenValid,
   type RequestPolicyOptions,
+  requestHost,
 } from './request-policy';
 import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
@@ -42,8 +44,10 @@ export interface CairnServer {
   routes: { method: string; url: string }[];
 }
 
-/** Routes anyone may call: the health check and the UI's static files (the page, scripts, styles). */
-const PUBLIC_ROUTES = new Set(['/api/health', '/', '/*']);
+/** The UI's routes (the page, scripts, styles): public, except for a path that names the API. */
+const PAGE_ROUTES = new Set(['/', '/*']);
+/** API routes anyone may call. */
+const PUBLIC_API_ROUTES = new Set(['/api/health']);
 
 export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
   const app = Fastify({
@@ -54,8 +58,11 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
     // Requests the router rejects before any hook (a malformed URL) still get the Host check and our error shape.
     frameworkErrors: (error, req, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
-      if (!isHostAllowed(req.headers.host, options)) {
-        return reply.code(403).send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host) } });
+      const host = requestHost(req.raw.rawHeaders, req.url);
+      if (!isHostAllowed(host, options)) {
+        return reply
+          .code(403)
+          .send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host, host) } });
       }
       return reply.code(400).send({ error: { code: 'bad_request', message: error.message } });
     },
@@ -72,10 +79,8 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   app.addHook('onRequest', async (req, reply) => guard(req, reply, options));
   app.setErrorHandler((error, _req, reply) => sendError(reply, error, options));
   app.setNotFoundHandler((req, reply) => {
-    if (!req.url.startsWith('/api/') && options.staticDir) return reply.sendFile('index.html');
-    return reply
-      .code(404)
-      .send({ error: { code: 'not_found', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
+    if (!isApiPath(req.url) && options.staticDir) return reply.sendFile('index.html');
+    return sendNotFound(req, reply);
   });
 
   const hub = new WsHub({
@@ -128,9 +133,11 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
 
 /** Host, then Origin, then CORS preflight, then the token: in that order. */
 async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnServerOptions): Promise<void> {
-  const host = req.headers.host;
+  const host = requestHost(req.raw.rawHeaders, req.url);
   if (!isHostAllowed(host, options)) {
-    return void reply.code(403).send({ error: { code: 'forbidden', message: hostRefusal(host) } });
+    return void reply
+      .code(403)
+      .send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host, host) } });
   }
   // A proxy that also forwards plain http would let the page and its token travel in the clear. (A client
   // on the server itself going around the proxy sends no such header.)
@@ -158,12 +165,14 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
     reply.header('access-control-max-age', '600');
     return void reply.code(204).send();
   }
-  // Decided by the route the router matched, never by how the client spelled the path: `/%61pi/…` or an
-  // absolute-form target reach the same handlers as `/api/…`. Unmatched requests get the not-found
-  // handler, which holds no data (an unknown /api/ path still asks for the token first, so that it does
-  // not reveal which routes exist); every matched route needs the token unless it is listed as public.
+  // Every matched route needs the token unless it is public, whatever the spelling of the path (`/%61pi/…`
+  // or an absolute-form target reach the same handlers as `/api/…`). The page's routes, the static
+  // wildcard among them, and unmatched requests are public unless the path names the API in any spelling:
+  // an unknown API path asks for the token first, so that it does not reveal which routes exist.
   const route = req.routeOptions.url;
-  if (route === undefined ? !req.url.startsWith('/api/') : PUBLIC_ROUTES.has(route)) return;
+  const pageOrNone = route === undefined || PAGE_ROUTES.has(route);
+  if (pageOrNone && !isApiPath(req.url)) return;
+  if (route !== undefined && PUBLIC_API_ROUTES.has(route)) return;
   // A WebSocket authenticates with its first message (a browser cannot set headers on it).
   if (route === '/api/ws' && req.ws) return;
   if (!isTokenValid(req.headers.authorization, options.token)) {
@@ -174,6 +183,14 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
       },
     });
   }
+  // An API path no API route takes: answered here, so the static wildcard never serves a file for it.
+  if (pageOrNone) return void sendNotFound(req, reply);
+}
+
+function sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .send({ error: { code: 'not_found', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
 }
 
 /**
@@ -193,8 +210,11 @@ function forwardedProto(req: FastifyRequest): string | undefined {
   return first?.trim().toLowerCase();
 }
 
-function hostRefusal(host: string | undefined): string {
-  return `Host "${host ?? ''}" is not allowed. If this is the name clients use, start cairn serve with --allowed-hosts NAME.`;
+function hostRefusal(header: string | undefined, host: string | undefined): string {
+  if (header !== undefined && host === undefined) {
+    return 'The request names more than one host (Host headers, or an absolute URL naming another): send one Host header.';
+  }
+  return `Host "${header ?? ''}" is not allowed. If this is the name clients use, start cairn serve with --allowed-hosts NAME.`;
 }
 
 function sendError(reply: FastifyReply, error: unknown, options: CairnServerOptions): FastifyReply {
