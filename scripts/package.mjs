@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { buildApp } from './build/app.mjs';
+import { npmCommand } from './build/npm-command.mjs';
 import { nativeRuntimeDependencies, ROOT } from './build/runtime-deps.mjs';
 
 // Signing, notarization and the native rebuild need the target's own OS (and its toolchain).
@@ -39,12 +40,8 @@ function run(command, args, options = {}) {
 }
 
 function npm(args) {
-  // Under `npm run`, npm_execpath is npm's own script; run it with this Node (no shell needed on Windows).
-  const npmCli = process.env.npm_execpath;
-  if (npmCli && /\.[cm]?js$/.test(npmCli)) return run(process.execPath, [npmCli, ...args]);
-  // Node refuses to spawn a .cmd without a shell; the arguments here are our own, fixed ones.
-  if (process.platform === 'win32') return run('npm.cmd', args, { shell: true });
-  return run('npm', args);
+  const command = npmCommand(args);
+  return run(command.file, command.args, { shell: command.shell });
 }
 
 try {
