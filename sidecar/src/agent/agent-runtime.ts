@@ -115,7 +115,10 @@ export class AgentRuntime {
       const tools = await this.options.tools.toolsForTurn({ sessionId, turnId, projectRoot, signal });
       const settings = await this.options.modelSettings();
       const systemPrompt = await buildSystemPrompt({ projectRoot, toolNames: tools.map((t) => t.name) });
-      const client = createModelClient(settings, { maxRetries: this.options.modelMaxRetries ?? 2 });
+      const client = createModelClient(settings, {
+        maxRetries: this.options.modelMaxRetries ?? 2,
+        logger: this.options.logger,
+      });
       const outcome = await this.runner.run({
         ...setupIds,
         projectRoot,

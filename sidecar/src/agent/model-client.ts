@@ -1,11 +1,15 @@
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
 import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import type { Logger } from '../log/logger';
 import type { ModelSettings } from './model-settings';
+import { routeSdkWarnings } from './sdk-warnings';
 
 export interface ModelClientOptions {
   /** The SDK's own retry policy; we configure it rather than wrap it in a second loop. */
   maxRetries: number;
   timeoutMs?: number;
+  /** Where the SDK's warnings (a deprecated model) are logged, besides one line on stderr. */
+  logger?: Logger;
 }
 
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
@@ -20,7 +24,7 @@ function agentForEnvironment(): EnvHttpProxyAgent {
 
 /** The SDK client for one model config: key and base URL explicit, HTTPS_PROXY/NO_PROXY honoured. */
 export function createModelClient(settings: ModelSettings, options: ModelClientOptions): Anthropic {
-  return new Anthropic({
+  const client = new Anthropic({
     apiKey: settings.apiKey,
     baseURL: settings.baseUrl,
     maxRetries: options.maxRetries,
@@ -30,4 +34,6 @@ export function createModelClient(settings: ModelSettings, options: ModelClientO
     fetchOptions: { dispatcher: agentForEnvironment() } as unknown as ClientOptions['fetchOptions'],
     logLevel: 'off',
   });
+  routeSdkWarnings(client, options.logger);
+  return client;
 }
