@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
+import { secureDataDir } from '../config/data-dir-permissions';
 import { envFlag, envInt } from '../config/env-flags';
 import { KernelManager } from '../kernels/kernel-manager';
 import { createFileLogger, type Logger } from '../log/logger';
@@ -87,15 +87,24 @@ export interface Application {
 export function openApplication(options: ApplicationOptions): Application {
   const env = options.env ?? process.env;
   registerSecretsFromEnv(env);
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // Creates the folder (owner-only) when it is missing.
   const lock: DataDirLock = acquireDataDirLock(options.dataDir, { command: options.command });
   let store: Store | null = null;
   try {
+    // Once the folder is ours, and before the logger and the store write in it.
+    const permissions = secureDataDir(options.dataDir);
     const logger = createFileLogger({
       dir: path.join(options.dataDir, 'logs'),
       level: env.CAIRN_LOG_LEVEL === 'debug' ? 'debug' : 'info',
       alsoStderr: options.logToStderr ?? false,
     });
+    if (permissions) {
+      logger[permissions.level](permissions.message, permissions.fields);
+      // The person at `cairn serve` / `cairn run` reads stderr (the desktop host keeps it for diagnostics).
+      if (permissions.level === 'warn' && !options.logToStderr) {
+        process.stderr.write(`cairn: ${permissions.message}\n`);
+      }
+    }
     store = Store.open(options.dataDir, {
       onBackup: (file) => logger.info('database copied aside before migrating', { file }),
     });

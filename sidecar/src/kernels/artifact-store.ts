@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { writeOwnerOnlyFile } from '../config/owner-only-files';
 import type { Logger } from '../log/logger';
 import type { MimeBundle } from './driver-messages';
 import type { RichOutput, SavedArtifact } from './kernel-types';
@@ -44,8 +44,7 @@ export class ArtifactStore {
       const file = path.join(this.dir, id + kind.ext);
       try {
         const bytes = kind.base64 ? Buffer.from(value, 'base64') : Buffer.from(value, 'utf8');
-        fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-        fs.writeFileSync(file, bytes, { mode: 0o600 });
+        writeOwnerOnlyFile(file, bytes);
         artifacts.push({ id, path: file, mime, bytes: bytes.length });
       } catch (err) {
         failed.push(mime);

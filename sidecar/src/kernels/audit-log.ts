@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeOwnerOnlyDir, OWNER_ONLY_FILE_MODE } from '../config/owner-only-files';
 import type { Logger } from '../log/logger';
 import type { ExecutionResult, KernelLimits } from './kernel-types';
 
@@ -53,12 +54,12 @@ export class AuditLog {
       const text = `${JSON.stringify(line)}\n`;
       if (this.fd === null) {
         // The code and output are the user's: readable by the owner only, like Cairn's own logs.
-        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        makeOwnerOnlyDir(path.dirname(this.file));
         if (this.ended) {
-          fs.appendFileSync(this.file, text, { mode: 0o600 });
+          fs.appendFileSync(this.file, text, { mode: OWNER_ONLY_FILE_MODE });
           return;
         }
-        this.fd = fs.openSync(this.file, 'a', 0o600);
+        this.fd = fs.openSync(this.file, 'a', OWNER_ONLY_FILE_MODE);
       }
       fs.writeSync(this.fd, text);
     } catch (err) {

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { makeOwnerOnlyDir } from '../config/owner-only-files';
 import { type Logger, silentLogger } from '../log/logger';
 import type { KernelHandle } from './kernel-handle';
 import { KernelProcess } from './kernel-process';
@@ -129,7 +129,7 @@ export class KernelManager {
     const { config } = open;
     const cwd = config.projectRoot ?? config.kernelsDir;
     const spec = (async (): Promise<KernelSpec> => {
-      if (!config.projectRoot) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      if (!config.projectRoot) makeOwnerOnlyDir(cwd);
       const python = await resolvePython({
         projectRoot: config.projectRoot,
         configuredPath: configured,

@@ -27,6 +27,9 @@ export interface FileLoggerOptions {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const RESERVED = new Set(['time', 'level', 'msg']);
 const MAX_DEPTH = 8;
+// Owner-only, like everything in the data directory (config/owner-only-files.ts; log/ imports no config).
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 const noop = (): void => {};
 export const silentLogger: Logger = {
@@ -53,7 +56,7 @@ export function createFileLogger(opts: FileLoggerOptions): Logger {
   const rotated = (n: number): string => `${stem}.${n}${ext}`;
 
   try {
-    fs.mkdirSync(opts.dir, { recursive: true });
+    fs.mkdirSync(opts.dir, { recursive: true, mode: DIR_MODE });
   } catch {
     // Reported nowhere on purpose: logging must not take the app down.
   }
@@ -81,12 +84,12 @@ export function createFileLogger(opts: FileLoggerOptions): Logger {
     }
     if (size > 0 && size + Buffer.byteLength(line) > maxBytes) rotate();
     try {
-      fs.appendFileSync(file, line, { mode: 0o600 });
+      fs.appendFileSync(file, line, { mode: FILE_MODE });
     } catch {
       try {
         // The folder may have been removed under us; recreate it once.
-        fs.mkdirSync(opts.dir, { recursive: true });
-        fs.appendFileSync(file, line, { mode: 0o600 });
+        fs.mkdirSync(opts.dir, { recursive: true, mode: DIR_MODE });
+        fs.appendFileSync(file, line, { mode: FILE_MODE });
       } catch {
         // Swallowed: see above.
       }

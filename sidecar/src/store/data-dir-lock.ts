@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeOwnerOnlyDir, OWNER_ONLY_FILE_MODE } from '../config/owner-only-files';
 import { CairnError } from '../errors';
 
 export interface DataDirLock {
@@ -51,7 +52,7 @@ const held = new Set<string>();
  */
 export function acquireDataDirLock(dataDir: string, info: { command: string }): DataDirLock {
   const dir = path.resolve(dataDir);
-  fs.mkdirSync(dir, { recursive: true });
+  makeOwnerOnlyDir(dir);
   const lockPath = path.join(dir, LOCK_NAME);
   const breakPath = `${lockPath}.break`;
   const mine: LockHolder = {
@@ -93,7 +94,7 @@ export function acquireDataDirLock(dataDir: string, info: { command: string }): 
 function tryCreate(file: string, content: string): boolean {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'wx', 0o644);
+    fd = fs.openSync(file, 'wx', OWNER_ONLY_FILE_MODE);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;

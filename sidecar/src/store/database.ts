@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
+import { createOwnerOnlyFile, narrowToOwner } from '../config/owner-only-files';
 import { CairnError } from '../errors';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations';
 
@@ -22,7 +22,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   const existed = fs.existsSync(file) && fs.statSync(file).size > 0;
   if (existed) refuseNewer(file, latest);
 
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // SQLite makes the -wal and -shm files with the database file's mode, so that one is created owner-only.
+  createOwnerOnlyFile(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -36,6 +37,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
       db.pragma('wal_checkpoint(TRUNCATE)');
       const backup = `${file}.v${current}-${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
       fs.copyFileSync(file, backup);
+      narrowToOwner(backup); // a copy takes the source's mode, which an earlier version may have left open
       options.onBackup?.(backup);
     }
     for (const migration of pending) {

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeOwnerOnlyFile } from '../config/owner-only-files';
 import type { McpCallResult, McpConnection, McpToolDef } from '../mcp/mcp-connection';
 import { defineTool, type Tool, ToolError } from './tool';
 
@@ -57,9 +57,8 @@ function saveAttachments(
   result: McpCallResult,
 ): string {
   const dir = path.join(resultsDir, toolCallId);
-  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, MCP_RESULT_FILE);
-  fs.writeFileSync(
+  writeOwnerOnlyFile(
     file,
     `${JSON.stringify({ server: serverName, tool: toolName, is_error: result.isError, content: result.attachments }, null, 1)}\n`,
   );

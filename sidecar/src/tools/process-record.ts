@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeOwnerOnlyFile } from '../config/owner-only-files';
 
 /**
  * A note, kept in a tool call's folder while its process runs, of the process group Bash/Exec started, so
@@ -92,9 +93,8 @@ export function describeProcess(pid: number, options: ProcessRecordOptions = {})
 
 /** Writes the record atomically (a crash never leaves half a file). */
 export function writeProcessRecord(file: string, record: ProcessRecord): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(record)}\n`);
+  writeOwnerOnlyFile(temp, `${JSON.stringify(record)}\n`);
   fs.renameSync(temp, file);
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeOwnerOnlyFile } from '../config/owner-only-files';
 import type { ToolCall } from '../protocol';
 import { PROCESS_RECORD_FILE } from './process-record';
 
@@ -33,15 +34,13 @@ export class ToolCallFiles {
   }
 
   writeStatus(call: ToolCall): void {
-    const dir = this.callDir(call.session_id, call.id);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'status.json'), `${JSON.stringify(call, null, 2)}\n`);
+    const file = path.join(this.callDir(call.session_id, call.id), 'status.json');
+    writeOwnerOnlyFile(file, `${JSON.stringify(call, null, 2)}\n`);
   }
 
   writeResult(sessionId: string, toolCallId: string, content: string): string {
     const file = this.resultPath(sessionId, toolCallId);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
+    writeOwnerOnlyFile(file, content);
     return file;
   }
 

@@ -182,6 +182,22 @@ describe('cairn run', { timeout: 120_000 }, () => {
     expect(result.stderr).toMatch(/completed in \d+ ms/);
   });
 
+  it.runIf(process.platform !== 'win32')(
+    'narrows a data directory open to others and says so once on stderr, keeping stdout for events',
+    async () => {
+      fs.chmodSync(dataDir, 0o755);
+      model.enqueue({ content: [{ type: 'text', text: 'Hi.' }] });
+      const result = await runCli(run('--prompt', 'hello', '--json'), { env: testEnv(model) });
+
+      expect(result.code).toBe(0);
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+      const warnings = result.stderr.split('\n').filter((line) => line.includes('open to other users'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^cairn: The data directory .* \(mode 0755\)/);
+      expect(jsonLines(result.stdout).at(-1)?.type).toBe('turn.completed');
+    },
+  );
+
   it('without --json and without a terminal, a question cancels the turn and exits 3', async () => {
     model.enqueue({
       content: [{ type: 'tool_use', name: 'AskUserQuestion', input: { question: 'Proceed?' } }],

@@ -39,10 +39,20 @@ describe('createFileLogger', () => {
     expect(lines[1]?.msg_).toBe('not the message');
   });
 
-  it('creates the folder if needed', () => {
+  it('creates the folder if needed, owner-only like its files whatever the umask', () => {
     const nested = path.join(dir, 'a', 'b');
-    createFileLogger({ dir: nested, fileName: 'x.log' }).error('boom');
+    const umask = process.umask(0o022);
+    try {
+      createFileLogger({ dir: nested, fileName: 'x.log' }).error('boom');
+    } finally {
+      process.umask(umask);
+    }
     expect(fs.readFileSync(path.join(nested, 'x.log'), 'utf8')).toContain('"boom"');
+    if (process.platform !== 'win32') {
+      for (const folder of [path.join(dir, 'a'), nested])
+        expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(nested, 'x.log')).mode & 0o777).toBe(0o600);
+    }
   });
 
   it('rotates by size, keeps maxFiles files and the newest lines', () => {

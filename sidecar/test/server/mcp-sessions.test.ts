@@ -216,6 +216,9 @@ describe('MCP servers in sessions (real sidecar, real servers, the agent loop th
     const imageCall = h.server.core.store.db
       .prepare('SELECT id FROM tool_calls WHERE session_id = ? AND name = ?')
       .get(sessionId, agentName(s, 'everything', 'get-tiny-image')) as { id: string };
+    // The server's content is the user's: owner-only whatever the umask (see data-dir-permissions.test.ts).
+    const callDir = path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', imageCall.id);
+    expect(fs.statSync(path.join(callDir, 'mcp_result.json')).mode & 0o077).toBe(0);
     const download = await fetch(`${h.server.url}/api/tool-calls/${imageCall.id}/mcp-result`, {
       headers: { authorization: `Bearer ${h.server.token}` },
     });

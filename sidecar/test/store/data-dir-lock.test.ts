@@ -106,6 +106,19 @@ describe('acquireDataDirLock', () => {
     lock.release(); // idempotent
   });
 
+  it.runIf(process.platform !== 'win32')('creates the folder and the lock owner-only under umask 022', () => {
+    const umask = process.umask(0o022);
+    try {
+      const nested = path.join(dir, 'new', 'data');
+      const lock = acquireDataDirLock(nested, { command: 'cairn serve' });
+      expect(fs.statSync(nested).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(lock.path).mode & 0o777).toBe(0o600);
+      lock.release();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
   it('refuses a second process while held, naming the directory and pid', async () => {
     const lock = acquireDataDirLock(dir, { command: 'cairn serve' });
     try {

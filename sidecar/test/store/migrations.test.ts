@@ -116,6 +116,26 @@ describe('openDatabase', () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
+  it.runIf(process.platform !== 'win32')(
+    'makes the file owner-only under umask 022 (SQLite gives -wal and -shm its mode), and the backup too',
+    () => {
+      const mode = (f: string) => fs.statSync(f).mode & 0o777;
+      const umask = process.umask(0o022);
+      try {
+        const v1 = open({ migrations: BASE });
+        for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
+        v1.close();
+        fs.chmodSync(file, 0o644); // as an earlier version left it
+        const backups: string[] = [];
+        open({ migrations: [...BASE, V2], onBackup: (backup) => backups.push(backup) });
+        expect(backups).toHaveLength(1);
+        expect(mode(backups[0]!)).toBe(0o600);
+      } finally {
+        process.umask(umask);
+      }
+    },
+  );
+
   it('opens an up-to-date database again without error, change, or backup', () => {
     const first = open();
     seed(first);

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { writeOwnerOnlyFile } from '../../config/owner-only-files';
 import type { ExecutionResult } from '../../kernels/kernel-types';
 import type { ToolContext, ToolResult } from '../tool';
 
@@ -53,8 +53,7 @@ function stream(name: 'stdout' | 'stderr', text: string, max: number, ctx: ToolC
   const file = path.join(ctx.sessionResultsDir, ctx.toolCallId, `${name}.txt`);
   let where = `the whole ${name} is in ${file}; read parts of it with Read (offset, limit)`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    writeOwnerOnlyFile(file, text);
   } catch {
     where = `the whole ${name} could not be saved`;
   }
