@@ -194,10 +194,11 @@ describe('the sidecar bundle in the packaged layout, under Node', () => {
     expect(await exited).toBe(0);
   });
 
-  it('starts as the desktop host starts it in development: forked, reporting ready over IPC', async () => {
+  it('starts as the desktop host starts it in development: forked, given its token and reporting ready over IPC', async () => {
     const child = fork(bundle(), ['serve', '--port', '0', '--parent-ipc'], {
       cwd: app,
-      env: env(),
+      // The host hands the token over the channel, never in the environment.
+      env: { ...env(), CAIRN_TOKEN: undefined },
       execArgv: [],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'json',
@@ -207,12 +208,19 @@ describe('the sidecar bundle in the packaged layout, under Node', () => {
     child.stderr?.resume();
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const ready = await new Promise<SidecarReady>((resolve, reject) => {
-      child.once('message', (message) => resolve(SidecarReady.parse(message)));
+      child.on('message', (message: { type?: string }) => {
+        if (message.type === 'hello') child.send({ type: 'configure', token: TOKEN });
+        if (message.type === 'ready') resolve(SidecarReady.parse(message));
+      });
       void exited.then((code) => reject(new Error(`serve --parent-ipc exited (${code}) before ready`)));
     });
     expect(ready).toMatchObject({ version: pkg.version, pid: child.pid });
     const health = await fetch(`http://127.0.0.1:${ready.port}/api/health`);
     expect(health.status).toBe(200);
+    const projects = await fetch(`http://127.0.0.1:${ready.port}/api/projects`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(projects.status).toBe(200);
 
     child.send({ type: 'shutdown' });
     expect(await exited).toBe(0);

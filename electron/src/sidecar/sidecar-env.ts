@@ -6,7 +6,9 @@ const LOOPBACK_NO_PROXY = ['127.0.0.1', 'localhost', '::1'];
 /**
  * Variables the sidecar must not inherit from the host: ELECTRON_RUN_AS_NODE and friends would change
  * how Electron's binaries behave in processes the sidecar starts; NODE_OPTIONS could inject code or
- * flags; the remote-backend settings belong to the host, and CAIRN_TOKEN is set per launch.
+ * flags; the remote-backend settings (and CAIRN_BACKEND_TOKEN above all) belong to the host. CAIRN_TOKEN
+ * too: the sidecar takes its token over the IPC channel only (see sidecar/src/protocol/host.ts), since
+ * any process of the same user can read another's environment, and an inherited one would only confuse.
  */
 function dropped(name: string): boolean {
   const upper = name.toUpperCase();
@@ -26,7 +28,6 @@ export interface SidecarBaseEnvOptions {
 }
 
 export interface SidecarEnvOptions extends SidecarBaseEnvOptions {
-  token: string;
   dataDir: string;
 }
 
@@ -68,13 +69,12 @@ export function sidecarBaseEnv(
   return env;
 }
 
-/** The sidecar's whole environment for one launch: the base plus its token and data directory. */
+/**
+ * The sidecar's whole environment for one launch: the base plus its data directory. No secret of the
+ * host's: the token goes over the IPC channel.
+ */
 export function sidecarEnv(base: NodeJS.ProcessEnv, options: SidecarEnvOptions): Record<string, string> {
-  return {
-    ...sidecarBaseEnv(base, options),
-    CAIRN_TOKEN: options.token,
-    CAIRN_DATA_DIR: options.dataDir,
-  };
+  return { ...sidecarBaseEnv(base, options), CAIRN_DATA_DIR: options.dataDir };
 }
 
 /** Trimmed, non-empty entries in first-seen order. */

@@ -70,7 +70,10 @@ const STOP_GRACE_MS = 10_000;
 
 interface Launch {
   child: SidecarChild;
+  /** Handed over in answer to the sidecar's hello; never put in its environment or arguments. */
   token: string;
+  /** Set when the token was sent. */
+  configured: boolean;
   /** Set by the ready message. */
   backend: SidecarBackend | null;
   readyPid: number | undefined;
@@ -88,8 +91,9 @@ interface Waiter {
 }
 
 /**
- * Starts the sidecar, waits for its ready message, restarts it with backoff and a new token when it
- * dies, gives up after repeated failures (with a diagnostics file), and stops it gracefully.
+ * Starts the sidecar, answers its hello with a fresh token, waits for its ready message, restarts it
+ * with backoff and a new token when it dies, gives up after repeated failures (with a diagnostics
+ * file), and stops it gracefully.
  */
 export class SidecarSupervisor {
   private readonly options: SidecarSupervisorOptions;
@@ -203,7 +207,6 @@ export class SidecarSupervisor {
     const env = sidecarEnv(base, {
       loginPath: null,
       platform: options.platform ?? process.platform,
-      token,
       dataDir: options.dataDir,
     });
     let child: SidecarChild;
@@ -223,6 +226,7 @@ export class SidecarSupervisor {
     const launch: Launch = {
       child,
       token,
+      configured: false,
       backend: null,
       readyPid: undefined,
       readyTimer: null,
@@ -255,7 +259,16 @@ export class SidecarSupervisor {
       for (const notify of [...launch.exitWaiters]) notify();
       return;
     }
+    if (parsed.data.type === 'hello') {
+      this.onHello(launch);
+      return;
+    }
     if (this.current !== launch || launch.backend) return;
+    if (!launch.configured) {
+      // It serves with some token other than ours, which the renderer would not have.
+      this.note('ignored a ready message from a sidecar that never asked for its token (another version?)');
+      return;
+    }
     const ready = parsed.data;
     this.timers.clearTimeout(launch.readyTimer);
     const url = `http://127.0.0.1:${ready.port}`;
@@ -263,6 +276,21 @@ export class SidecarSupervisor {
     launch.readyPid = ready.pid;
     this.setState({ kind: 'ready', url, port: ready.port });
     for (const waiter of this.takeWaiters()) waiter.resolve({ ...launch.backend });
+  }
+
+  /** The sidecar listens on its channel and waits for its token before it serves anything. */
+  private onHello(launch: Launch): void {
+    if (this.current !== launch) {
+      // Stopped (or replaced) while it started: a shutdown sent before it listened may have been lost.
+      post(launch.child, { type: 'shutdown' });
+      return;
+    }
+    if (launch.configured) {
+      this.note('the sidecar said hello again; it already has its token');
+      return;
+    }
+    launch.configured = true;
+    post(launch.child, { type: 'configure', token: launch.token });
   }
 
   private onExit(launch: Launch, code: number | null): void {

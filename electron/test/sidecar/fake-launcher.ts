@@ -17,11 +17,16 @@ export class FakeChild implements SidecarChild {
     readonly pid: number | undefined,
   ) {}
 
-  /** The token this launch was given. */
+  private saidHello = false;
+
+  /** The token the host handed this launch over the channel (in answer to hello). */
   get token(): string {
-    const token = this.spec.env.CAIRN_TOKEN;
-    if (!token) throw new Error('the launch had no CAIRN_TOKEN');
-    return token;
+    const configure = this.posted.find(
+      (message): message is { type: 'configure'; token: string } =>
+        (message as { type?: unknown }).type === 'configure',
+    );
+    if (!configure) throw new Error('the host sent this launch no configure message');
+    return configure.token;
   }
 
   onMessage(listener: (message: unknown) => void): void {
@@ -45,7 +50,14 @@ export class FakeChild implements SidecarChild {
   send(message: unknown): void {
     for (const listener of this.messageListeners) listener(message);
   }
+  /** Asks for the token, as the real sidecar does once it listens on the channel. */
+  hello(): void {
+    this.saidHello = true;
+    this.send({ type: 'hello', version: '0.1.0', pid: this.pid ?? 0 });
+  }
+  /** Says hello first unless it already did, then reports ready on `port`. */
   ready(port: number): void {
+    if (!this.saidHello) this.hello();
     this.send({ type: 'ready', port, version: '0.1.0', pid: this.pid ?? 0 });
   }
   print(chunk: string, stream: 'stdout' | 'stderr' = 'stderr'): void {

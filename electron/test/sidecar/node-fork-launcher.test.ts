@@ -57,7 +57,6 @@ function launchTiny(mode: string, launcher: SidecarLauncher = nodeForkLauncher(p
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         TINY_SIDECAR_MODE: mode,
-        CAIRN_TOKEN: 'x'.repeat(43),
       },
       execArgv: ['--no-warnings'],
     }),
@@ -65,14 +64,19 @@ function launchTiny(mode: string, launcher: SidecarLauncher = nodeForkLauncher(p
 }
 
 describe('nodeForkLauncher with a real child', () => {
-  it('relays ready, output and exit, and delivers shutdown', async () => {
+  it('relays messages both ways, output and exit, and delivers shutdown', async () => {
     const tiny = launchTiny('obedient');
-    await waitUntil('the child reports ready', () => tiny.messages.length > 0);
-    expect(tiny.messages).toEqual([{ type: 'ready', port: 45678, version: 'tiny', pid: tiny.child.pid }]);
+    await waitUntil('the child says hello', () => tiny.messages.length > 0);
+    tiny.child.postMessage({ type: 'configure', token: 'x'.repeat(43) });
+    await waitUntil('the child reports ready', () => tiny.messages.length > 1);
+    expect(tiny.messages).toEqual([
+      { type: 'hello', version: 'tiny', pid: tiny.child.pid },
+      { type: 'ready', port: 45678, version: 'tiny', pid: tiny.child.pid },
+    ]);
     expect(tiny.text('stdout')).toContain('tiny sidecar args=["serve","--port","0"]');
     expect(tiny.text('stdout')).toContain('tiny sidecar execArgv=["--no-warnings"]');
     // Exactly the given environment: nothing of the test runner's leaks in.
-    expect(tiny.text('stderr')).toContain('tiny sidecar env keys=["CAIRN_TOKEN","PATH","TINY_SIDECAR_MODE"]');
+    expect(tiny.text('stderr')).toContain('tiny sidecar env keys=["PATH","TINY_SIDECAR_MODE"]');
     expect(tiny.text('stderr')).toContain('tiny sidecar token length=43');
 
     tiny.child.postMessage({ type: 'shutdown' });
@@ -87,7 +91,7 @@ describe('nodeForkLauncher with a real child', () => {
 
   it('kill() ends the child hard', async () => {
     const tiny = launchTiny('stubborn');
-    await waitUntil('the child reports ready', () => tiny.messages.length > 0);
+    await waitUntil('the child says hello', () => tiny.messages.length > 0);
     const grandchild = Number(/grandchild pid=(\d+)/.exec(tiny.text('stdout'))?.[1]);
     strays.push(grandchild);
     tiny.child.postMessage({ type: 'shutdown' });

@@ -16,22 +16,38 @@ describe('sidecarEnv', () => {
     UNSET: undefined,
   };
 
-  it('drops host-only variables, merges PATH login-first, adds loopback to NO_PROXY, sets token and data dir', () => {
+  it('drops host-only variables and tokens, merges PATH login-first, adds loopback to NO_PROXY, sets the data dir', () => {
     const env = sidecarEnv(base, {
       loginPath: '/opt/homebrew/bin:/Users/someone/.local/bin:/usr/bin:/bin',
       platform: 'darwin',
-      token: 'fresh-token',
       dataDir: '/Users/someone/.cairn',
     });
-    expect(env).toEqual({
+    // Strict: not even an empty CAIRN_TOKEN; the token goes over the IPC channel.
+    expect(env).toStrictEqual({
       HOME: '/Users/someone',
       PATH: '/opt/homebrew/bin:/Users/someone/.local/bin:/usr/bin:/bin:/usr/sbin:/sbin',
       CAIRN_ANTHROPIC_API_KEY: 'sk-ant-kept-for-the-model',
       NO_PROXY: 'corp.internal,localhost,127.0.0.1,::1',
       no_proxy: 'corp.internal,localhost,127.0.0.1,::1',
-      CAIRN_TOKEN: 'fresh-token',
       CAIRN_DATA_DIR: '/Users/someone/.cairn',
     });
+  });
+
+  it('drops a CAIRN_TOKEN or backend token the user had set, in any spelling', () => {
+    const env = sidecarBaseEnv(
+      {
+        PATH: '/usr/bin',
+        CAIRN_TOKEN: 'users-own-token',
+        cairn_token: 'lower-case-token',
+        Cairn_Backend_Token: 'remote-backend-secret',
+        CAIRN_BACKEND_URL: 'https://cairn.example.com',
+      },
+      { loginPath: null, platform: 'linux' },
+    );
+    expect(Object.keys(env).sort()).toEqual(['NO_PROXY', 'PATH', 'no_proxy']);
+    for (const secret of ['users-own-token', 'lower-case-token', 'remote-backend-secret']) {
+      expect(JSON.stringify(env)).not.toContain(secret);
+    }
   });
 
   it('keeps the inherited PATH without a login PATH, and gives the same result when applied twice', () => {

@@ -93,9 +93,14 @@ afterEach(() => {
 });
 
 describe('SidecarSupervisor with a fake launcher', () => {
-  it('launches cairn serve with a fresh token and gives backend() once the sidecar is ready', async () => {
+  it('launches cairn serve with no token in its environment, hands one over on hello, and gives backend() once ready', async () => {
     const { supervisor, launcher, states } = rig({
-      env: async () => ({ PATH: '/usr/bin', ELECTRON_RUN_AS_NODE: '1', CAIRN_TOKEN: 'inherited-token' }),
+      env: async () => ({
+        PATH: '/usr/bin',
+        ELECTRON_RUN_AS_NODE: '1',
+        CAIRN_TOKEN: 'inherited-token',
+        CAIRN_BACKEND_TOKEN: 'remote-backend-secret',
+      }),
     });
     const backend = supervisor.backend();
     supervisor.start();
@@ -104,12 +109,19 @@ describe('SidecarSupervisor with a fake launcher', () => {
     expect(child.spec.entry).toBe(ENTRY);
     expect(child.spec.args).toEqual(['serve', '--host', '127.0.0.1', '--port', '0', '--parent-ipc']);
     expect(child.spec.execArgv).toEqual(['--use-system-ca']);
+    // Any process of the same user can read the environment (/proc/<pid>/environ): no token goes there.
+    expect(Object.keys(child.spec.env).sort()).toEqual(['CAIRN_DATA_DIR', 'NO_PROXY', 'PATH', 'no_proxy']);
     expect(child.spec.env.CAIRN_DATA_DIR).toBe(DATA_DIR);
+    expect(child.spec.env.NO_PROXY).toContain('127.0.0.1');
+    expect(child.posted).toEqual([]);
+    expect(supervisor.state).toEqual({ kind: 'starting' });
+
+    // The sidecar listens on its channel and asks; the answer is the launch's token.
+    child.hello();
+    expect(child.posted).toEqual([{ type: 'configure', token: child.token }]);
     expect(child.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(child.token).not.toBe('inherited-token');
-    expect(child.spec.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
-    expect(child.spec.env.NO_PROXY).toContain('127.0.0.1');
-    expect(supervisor.state).toEqual({ kind: 'starting' });
+    expect(JSON.stringify(child.spec)).not.toContain(child.token);
     expect(await settled(backend)).toBe(false);
 
     child.ready(43117);
@@ -135,15 +147,52 @@ describe('SidecarSupervisor with a fake launcher', () => {
       { type: 'ready' },
       { type: 'ready', port: 70_000, version: '1', pid: 1 },
       { type: 'ready', port: '8080', version: '1', pid: 1 },
-      { type: 'hello', port: 8080, version: '1', pid: 1 },
+      { type: 'hello' },
+      { type: 'welcome', port: 8080, version: '1', pid: 1 },
     ]) {
       child.send(garbage);
     }
     expect(await settled(backend)).toBe(false);
     expect(supervisor.state).toEqual({ kind: 'starting' });
+    expect(child.posted).toEqual([]);
 
     child.ready(50001);
     await expect(backend).resolves.toEqual({ url: 'http://127.0.0.1:50001', token: child.token });
+  });
+
+  it('answers hello once, and takes no ready from a sidecar that never asked for its token', async () => {
+    const { supervisor, launcher } = rig();
+    supervisor.start();
+    const child = await launcher.launched(1);
+    const backend = supervisor.backend();
+
+    // Serving with a token of its own (an older sidecar reading its environment): the UI could not use it.
+    child.send({ type: 'ready', port: 50001, version: '0.0.9', pid: child.pid });
+    expect(await settled(backend)).toBe(false);
+    expect(supervisor.state).toEqual({ kind: 'starting' });
+
+    child.hello();
+    child.hello();
+    expect(child.posted).toEqual([{ type: 'configure', token: child.token }]);
+    child.ready(50002);
+    await expect(backend).resolves.toEqual({ url: 'http://127.0.0.1:50002', token: child.token });
+  });
+
+  it('answers a hello that comes after stop() with shutdown, not with a token', async () => {
+    const { supervisor, launcher, killedTrees } = rig();
+    supervisor.start();
+    const child = await launcher.launched(1);
+
+    const stopping = supervisor.stop();
+    // Sent before the sidecar listened, this one may be lost; so the hello is answered with another.
+    expect(child.posted).toEqual([{ type: 'shutdown' }]);
+    child.hello();
+    expect(child.posted).toEqual([{ type: 'shutdown' }, { type: 'shutdown' }]);
+    child.send({ type: 'stopped' });
+    await vi.advanceTimersByTimeAsync(0);
+    await stopping;
+    expect(killedTrees).toEqual([child.pid]);
+    expect(supervisor.state).toEqual({ kind: 'stopped' });
   });
 
   it('on a ready timeout writes diagnostics without the token, kills the child, and gives up at once', async () => {
@@ -152,6 +201,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
     pending.catch(() => {});
     supervisor.start();
     const child = await launcher.launched(1);
+    child.hello();
     child.print('Cairn http://127.0.0.1:1 is ready. Open in a browser:\n', 'stdout');
     child.print(`http://127.0.0.1:1/#token=${child.token}\n`, 'stdout');
     child.print('Error: SQLITE_CANTOPEN: unable to open database file\n', 'stderr');
@@ -195,6 +245,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
     const tokens: string[] = [];
     for (let n = 1; n <= 3; n += 1) {
       const child = await launcher.launched(n);
+      child.hello();
       tokens.push(child.token);
       child.print(`attempt ${n}: token is ${child.token}; waiting on a lock\n`);
       child.exit(1);
@@ -239,8 +290,9 @@ describe('SidecarSupervisor with a fake launcher', () => {
     expect(launcher.launches).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     const second = await launcher.launched(2);
-    expect(second.token).not.toBe(first.token);
     expect(supervisor.state).toEqual({ kind: 'starting' });
+    second.hello();
+    expect(second.token).not.toBe(first.token);
 
     second.ready(40002);
     await expect(waiting).resolves.toEqual({ url: 'http://127.0.0.1:40002', token: second.token });
@@ -301,7 +353,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
 
     const stopping = supervisor.stop();
     expect(supervisor.stop()).toBe(stopping);
-    expect(child.posted).toEqual([{ type: 'shutdown' }]);
+    expect(child.posted).toEqual([{ type: 'configure', token: child.token }, { type: 'shutdown' }]);
     child.exit(0);
     await stopping;
     expect(killedTrees).toEqual([]);
@@ -316,7 +368,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
     const { supervisor, launcher, killedTrees, child } = await runningRig();
 
     const stopping = supervisor.stop();
-    expect(child.posted).toEqual([{ type: 'shutdown' }]);
+    expect(child.posted).toEqual([{ type: 'configure', token: child.token }, { type: 'shutdown' }]);
     await vi.advanceTimersByTimeAsync(100);
     expect(killedTrees).toEqual([]);
     // Still alive, database closed: the host now ends it with whatever its tools left running.
@@ -340,7 +392,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
     expect(killedTrees).toEqual([child.pid]);
     expect(child.killCount).toBe(1);
     await stopping;
-    expect(child.posted).toEqual([{ type: 'shutdown' }]);
+    expect(child.posted).toEqual([{ type: 'configure', token: child.token }, { type: 'shutdown' }]);
     expect(supervisor.state).toEqual({ kind: 'stopped' });
     await vi.advanceTimersByTimeAsync(600_000);
     expect(launcher.launches).toHaveLength(1);
@@ -355,6 +407,7 @@ describe('SidecarSupervisor with a fake launcher', () => {
     };
     supervisor.start();
     const child = await launcher.launched(1);
+    child.hello();
     child.send({ type: 'ready', port: 40001, version: '0.1.0', pid: 98765 });
     await supervisor.backend();
     const stopping = supervisor.stop();

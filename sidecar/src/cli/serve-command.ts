@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/data-dir';
+import { envInt } from '../config/env-flags';
 import { isLoopbackHost } from '../config/loopback';
 import { VERSION } from '../config/version';
 import { SidecarMessage } from '../protocol/host';
-import { openParentChannel } from './parent-channel';
+import { type Handshake, openParentChannel, type ParentChannel } from './parent-channel';
 import { MIN_REMOTE_TOKEN_LENGTH, parseAllowedHosts, parseAllowedOrigins } from './serve-options';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
@@ -16,6 +17,12 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK
 const PARENT_PORT_EXIT_GRACE_MS = 2000;
 /** How long a stopped sidecar waits for its host to end it before exiting by itself. */
 const HOST_KILL_WAIT_MS = 5000;
+/**
+ * How long a sidecar started with --parent-ipc waits for its host's token after saying hello: the host
+ * answers at once, so only a broken host takes this long, and it must not leave the sidecar hanging.
+ * CAIRN_PARENT_IPC_TIMEOUT_MS overrides it (for tests).
+ */
+const HOST_TOKEN_WAIT_MS = 10_000;
 
 /** A certificate chain and its key, read and checked. */
 export interface TlsMaterial {
@@ -35,6 +42,8 @@ export interface HttpFrontDoor {
     allowedOrigins: string[];
     tls: TlsMaterial | null;
     behindTlsProxy: boolean;
+    /** The environment the server reads its settings (and its token) from; default process.env. */
+    env?: NodeJS.ProcessEnv;
   }): Promise<{ url: string; browserUrl: string; port: number; stop(): Promise<void> }>;
 }
 
@@ -87,19 +96,40 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
         'set X-Forwarded-Proto.',
     );
   }
-  const envToken = process.env.CAIRN_TOKEN?.trim();
+  const parentIpc = values['parent-ipc'];
+  // With --parent-ipc the token comes over the channel, never from the environment (see protocol/host).
+  const envToken = parentIpc ? undefined : process.env.CAIRN_TOKEN?.trim();
   if (remote && envToken && envToken.length < MIN_REMOTE_TOKEN_LENGTH) {
     throw new UsageError(
       `For remote use CAIRN_TOKEN must be at least ${MIN_REMOTE_TOKEN_LENGTH} characters (e.g. from ` +
         '`openssl rand -base64 32`), or unset it to use the generated token in the data directory.',
     );
   }
-  if (values['parent-ipc'] && !envToken) {
-    throw new UsageError('--parent-ipc expects the host to pass the token in CAIRN_TOKEN.');
+  if (parentIpc && process.env.CAIRN_TOKEN) {
+    process.stderr.write(
+      'cairn: CAIRN_TOKEN in the environment is not used with --parent-ipc: the host hands the token over its channel.\n',
+    );
   }
   // Before the server takes the data directory: a wrong flag or file leaves nothing behind.
-  const parent = values['parent-ipc'] ? openParentChannel() : null;
+  const parent = parentIpc ? openParentChannel() : null;
   const tls = servesTls ? http.loadTls(certFile, keyFile!) : null;
+  let hostToken: string | null = null;
+  if (parent) {
+    let handshake: Handshake;
+    try {
+      handshake = await parent.handshake(envInt(process.env.CAIRN_PARENT_IPC_TIMEOUT_MS, HOST_TOKEN_WAIT_MS));
+    } catch (error) {
+      letGoOfHost(parent, EXIT.failed);
+      throw error;
+    }
+    if (handshake.kind === 'shutdown') {
+      process.stderr.write(
+        'cairn: the host asked to shut down before handing over the token; nothing was served.\n',
+      );
+      return stoppedForHost(parent, EXIT.ok);
+    }
+    hostToken = handshake.token;
+  }
   if (allowedHosts.length === 0 && /^(0\.0\.0\.0|::|\[::\])$/.test(host)) {
     process.stderr.write(
       `cairn: no --allowed-hosts: requests are answered only when addressed to a loopback name. ` +
@@ -117,9 +147,11 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
       allowedOrigins,
       tls,
       behindTlsProxy,
+      // A copy: the token must not enter this process's own environment, which children could inherit.
+      ...(hostToken === null ? {} : { env: { ...process.env, CAIRN_TOKEN: hostToken } }),
     });
   } catch (error) {
-    parent?.close();
+    if (parent) letGoOfHost(parent, EXIT.failed);
     throw error;
   }
 
@@ -157,14 +189,23 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
     process.stdout.write(`Cairn ${running.url} is ready${how}. Open in a browser:\n${running.browserUrl}\n`);
   }
   const code = await stopped;
-  if (parent) {
-    // Still alive on purpose: the host kills this process with its whole tree now, which catches what
-    // tools left running; a host that just closes the channel (or none at all) lets it exit by itself.
-    parent.send({ type: 'stopped' });
-    await parent.waitForRelease(HOST_KILL_WAIT_MS);
-    parent.close();
-    if (parent.kind === 'parent-port')
-      setTimeout(() => process.exit(code), PARENT_PORT_EXIT_GRACE_MS).unref();
-  }
+  return parent ? stoppedForHost(parent, code) : code;
+}
+
+/**
+ * Tells the host the stop is done, and stays alive on purpose: the host kills this process with its
+ * whole tree now, which catches what tools left running; a host that just closes the channel (or none
+ * at all) lets it exit by itself.
+ */
+async function stoppedForHost(parent: ParentChannel, code: number): Promise<number> {
+  parent.send({ type: 'stopped' });
+  await parent.waitForRelease(HOST_KILL_WAIT_MS);
+  letGoOfHost(parent, code);
   return code;
+}
+
+/** Closes the channel; Electron's parentPort may still keep the process alive, hence the timed exit. */
+function letGoOfHost(parent: ParentChannel, code: number): void {
+  parent.close();
+  if (parent.kind === 'parent-port') setTimeout(() => process.exit(code), PARENT_PORT_EXIT_GRACE_MS).unref();
 }

@@ -17,7 +17,7 @@ export const USAGE = `Usage:
 Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
 --behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;
 --allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
---parent-ipc: started by the desktop app, which passes CAIRN_TOKEN and gets the port in a message.
+--parent-ipc: started by the desktop app, which hands over the token and gets the port over its channel.
 
 Environment: CAIRN_DATA_DIR, CAIRN_TOKEN, CAIRN_ANTHROPIC_API_KEY, CAIRN_ANTHROPIC_BASE_URL, CAIRN_MODEL,
 CAIRN_CONVERSATION_ONLY. See README.md.`;

@@ -5,10 +5,13 @@ import { z } from 'zod';
  * (utilityProcess parentPort, or a Node IPC channel when the host forks plain Node in development),
  * and the preload bridge the renderer sees as `window.cairn`.
  *
- * The host starts the sidecar as `cairn serve --host 127.0.0.1 --port 0 --parent-ipc` with a fresh
- * CAIRN_TOKEN in its environment. The sidecar binds the port itself and reports it in `ready`, so
- * there is no race for a free port. `shutdown` asks for a graceful stop; the sidecar answers `stopped`
- * and waits for the host to end it (killing its process tree) or to close the channel, then exits 0.
+ * The host starts the sidecar as `cairn serve --host 127.0.0.1 --port 0 --parent-ipc`, with no token
+ * in its environment or arguments: any process of the same user can read those (/proc/<pid>/environ,
+ * `ps eww`), and so could every command the agent runs. Instead, once it listens on the channel, the
+ * sidecar says `hello`, the host answers `configure` with a fresh token, and only then does the sidecar
+ * open its data directory and serve. It binds the port itself and reports it in `ready`, so there is no
+ * race for a free port. `shutdown` asks for a graceful stop; the sidecar answers `stopped` and waits
+ * for the host to end it (killing its process tree) or to close the channel, then exits 0.
  */
 
 /**
@@ -33,12 +36,36 @@ export type SidecarReady = z.infer<typeof SidecarReady>;
  */
 export const SidecarStopped = z.object({ type: z.literal('stopped') });
 
+/** The sidecar listens on the channel and waits for `configure`; sent once, before anything else. */
+export const SidecarHello = z.object({
+  type: z.literal('hello'),
+  version: z.string(),
+  pid: z.number().int(),
+});
+export type SidecarHello = z.infer<typeof SidecarHello>;
+
 /** What the sidecar sends its host. */
-export const SidecarMessage = z.discriminatedUnion('type', [SidecarReady, SidecarStopped]);
+export const SidecarMessage = z.discriminatedUnion('type', [SidecarHello, SidecarReady, SidecarStopped]);
 export type SidecarMessage = z.infer<typeof SidecarMessage>;
 
+/**
+ * The server token the host hands over: URL-safe characters, as `randomBytes(32).toString('base64url')`
+ * makes them (43); at least 32, the length Cairn asks of any token used beyond loopback.
+ */
+export const HOST_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,512}$/;
+
+/** The host's answer to `hello`: the token the sidecar's API is to require. */
+export const HostConfigure = z.object({
+  type: z.literal('configure'),
+  token: z.string().regex(HOST_TOKEN_PATTERN),
+});
+export type HostConfigure = z.infer<typeof HostConfigure>;
+
 /** What the host sends the sidecar. */
-export const HostMessage = z.discriminatedUnion('type', [z.object({ type: z.literal('shutdown') })]);
+export const HostMessage = z.discriminatedUnion('type', [
+  HostConfigure,
+  z.object({ type: z.literal('shutdown') }),
+]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
 /** Where the backend the renderer talks to comes from. */

@@ -1,10 +1,11 @@
 // `cairn serve --parent-ipc` as the desktop host runs it in development: forked by Node with an IPC
-// channel, CAIRN_TOKEN in its environment, port 0, and the real port reported in a ready message.
+// channel, port 0, the token handed over that channel in answer to the sidecar's hello (never in its
+// environment), and the real port reported in a ready message.
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SidecarReady } from '../../src/protocol/host';
+import { SidecarHello, SidecarReady } from '../../src/protocol/host';
 import { tempDir } from '../support/harness';
 import { REPO_ROOT, runCli } from './cli-process';
 
@@ -17,7 +18,15 @@ interface Forked {
   stderr: () => string;
   messages: unknown[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  hello: Promise<SidecarHello>;
   ready: Promise<SidecarReady>;
+}
+
+interface ForkOptions {
+  /** Merged over the test runner's environment, which has CAIRN_TOKEN removed. */
+  env?: NodeJS.ProcessEnv;
+  /** What the "host" sends when the sidecar says hello; none by default is the host's token. */
+  answer?: unknown[];
 }
 
 let dataDir: string;
@@ -39,8 +48,11 @@ afterEach(async () => {
 
 const lockFile = () => path.join(dataDir, 'cairn.lock');
 
-/** Forks the real CLI the way the host's Node launcher does: JSON IPC, stdout and stderr piped. */
-function forkServe(env: NodeJS.ProcessEnv = { CAIRN_TOKEN: TOKEN }): Forked {
+/**
+ * Forks the real CLI the way the host's Node launcher does (JSON IPC, stdout and stderr piped) and
+ * plays the host: answers hello with `answer`.
+ */
+function forkServe({ env = {}, answer = [{ type: 'configure', token: TOKEN }] }: ForkOptions = {}): Forked {
   const child = fork(BIN, ['serve', '--port', '0', '--parent-ipc', '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     env: { ...process.env, CAIRN_TOKEN: undefined, ...env },
@@ -62,31 +74,43 @@ function forkServe(env: NodeJS.ProcessEnv = { CAIRN_TOKEN: TOKEN }): Forked {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const ready = new Promise<SidecarReady>((resolve, reject) => {
-    child.on('message', (message) => {
-      messages.push(message);
-      if (messages.length === 1) resolve(SidecarReady.parse(message));
+  const ofType = <T>(type: string, parse: (message: unknown) => T) =>
+    new Promise<T>((resolve, reject) => {
+      child.on('message', (message: { type?: unknown }) => {
+        if (message?.type === type) resolve(parse(message));
+      });
+      void exited.then(({ code }) => reject(new Error(`serve exited (${code}) before ${type}:\n${stderr}`)));
     });
-    void exited.then(({ code }) => reject(new Error(`serve exited (${code}) before ready:\n${stderr}`)));
+  child.on('message', (message: { type?: unknown }) => {
+    messages.push(message);
+    if (message?.type === 'hello') for (const reply of answer) child.send(reply as object);
   });
-  // A test that expects no ready never awaits this one.
+  const hello = ofType('hello', (message) => SidecarHello.parse(message));
+  const ready = ofType('ready', (message) => SidecarReady.parse(message));
+  // A test that expects no ready never awaits it.
+  hello.catch(() => undefined);
   ready.catch(() => undefined);
-  return { child, stdout: () => stdout, stderr: () => stderr, messages, exited, ready };
+  return { child, stdout: () => stdout, stderr: () => stderr, messages, exited, hello, ready };
 }
 
-async function get(port: number, route: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function get(
+  port: number,
+  route: string,
+  token = TOKEN,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${port}${route}`, {
-    headers: { authorization: `Bearer ${TOKEN}` },
+    headers: { authorization: `Bearer ${token}` },
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 // Each CLI start costs a second or more of TypeScript loading; the ceiling only guards against hangs.
 describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
-  it('reports the bound port in ready, serves with the host token, and exits 0 on shutdown', async () => {
+  it('asks for the token, reports the bound port in ready, serves with the host token, and exits 0 on shutdown', async () => {
     const serve = forkServe();
     const ready = await serve.ready;
 
+    expect(serve.messages[0]).toEqual({ type: 'hello', version: ready.version, pid: serve.child.pid });
     expect(ready.pid).toBe(serve.child.pid);
     expect(ready.port).toBeGreaterThan(0);
     expect(ready.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -95,7 +119,8 @@ describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
     const caps = await get(ready.port, '/api/capabilities');
     expect(caps.status).toBe(200);
     expect(caps.body.mode).toBe('local');
-    // The host's token came from the environment: not printed, not written to the data directory.
+    expect((await get(ready.port, '/api/capabilities', 'not-the-token')).status).toBe(401);
+    // The host's token came over the channel: not printed, not written to the data directory.
     expect(serve.stdout()).toBe('');
     expect(serve.stderr()).not.toContain(TOKEN);
     expect(fs.existsSync(path.join(dataDir, 'token'))).toBe(false);
@@ -103,8 +128,8 @@ describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
 
     serve.child.send({ type: 'shutdown' });
     // Stopped and released, but alive: the host may now kill it with whatever its tools left running.
-    await expect.poll(() => serve.messages.length, { timeout: 20_000 }).toBe(2);
-    expect(serve.messages[1]).toEqual({ type: 'stopped' });
+    await expect.poll(() => serve.messages.length, { timeout: 20_000 }).toBe(3);
+    expect(serve.messages[2]).toEqual({ type: 'stopped' });
     expect(fs.existsSync(lockFile())).toBe(false);
     expect(serve.child.exitCode).toBeNull();
     await expect(fetch(`http://127.0.0.1:${ready.port}/api/health`)).rejects.toThrow();
@@ -138,17 +163,79 @@ describe('cairn serve --parent-ipc', { timeout: 120_000 }, () => {
     await expect(fetch(`http://127.0.0.1:${ready.port}/api/health`)).rejects.toThrow();
   });
 
-  it('refuses to start without a channel to a host, or without the host token', async () => {
+  it('refuses to start without a channel to a host', async () => {
     const alone = await runCli(['serve', '--port', '0', '--parent-ipc', '--data-dir', dataDir], {
       env: { ...process.env, CAIRN_TOKEN: TOKEN },
     });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--parent-ipc needs a channel');
     expect(alone.stdout).toBe('');
+  });
 
-    const noToken = forkServe({ CAIRN_TOKEN: undefined });
-    expect((await noToken.exited).code).toBe(2);
-    expect(noToken.stderr()).toContain('CAIRN_TOKEN');
+  it('refuses a token that is short or has other characters, saying so without echoing it', async () => {
+    const short = 'short-token-0123456789';
+    const spaced = `${'a'.repeat(40)} b`;
+    const serves = [short, spaced].map((token) => forkServe({ answer: [{ type: 'configure', token }] }));
+    for (const [index, serve] of serves.entries()) {
+      expect((await serve.exited).code).toBe(1);
+      expect(serve.stderr()).toContain('The host sent a server token the sidecar cannot use');
+      expect(serve.stderr()).toContain(`(${index === 0 ? short.length : spaced.length} characters;`);
+      expect(serve.stderr()).not.toContain(index === 0 ? short : spaced);
+      expect(serve.messages).toEqual([await serve.hello]);
+    }
+    // It never got as far as the data directory.
     expect(fs.existsSync(lockFile())).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'token'))).toBe(false);
+  });
+
+  it('gives up, saying why, when the host never hands over the token', async () => {
+    // The bound is 10 s; shortened here so the test does not sit through it.
+    const serve = forkServe({ env: { CAIRN_PARENT_IPC_TIMEOUT_MS: '200' }, answer: [] });
+    expect((await serve.exited).code).toBe(1);
+    expect(serve.stderr()).toContain('The host did not hand over the server token within 0.2 s');
+    expect(serve.messages).toEqual([await serve.hello]);
+    expect(fs.existsSync(lockFile())).toBe(false);
+  });
+
+  it('exits when the host goes away before handing over the token', async () => {
+    const serve = forkServe({ answer: [] });
+    await serve.hello;
+    serve.child.disconnect();
+    expect((await serve.exited).code).toBe(1);
+    expect(serve.stderr()).toContain('The host closed the channel before handing over the server token');
+    expect(fs.existsSync(lockFile())).toBe(false);
+  });
+
+  it('stops without serving when the host asks to shut down before handing over the token', async () => {
+    const serve = forkServe({ answer: [{ type: 'shutdown' }] });
+    await expect.poll(() => serve.messages.length, { timeout: 20_000 }).toBe(2);
+    expect(serve.messages).toEqual([await serve.hello, { type: 'stopped' }]);
+    expect(fs.existsSync(lockFile())).toBe(false);
+    serve.child.disconnect();
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('keeps a shutdown that comes right after the token for when the server has started', async () => {
+    const serve = forkServe({ answer: [{ type: 'configure', token: TOKEN }, { type: 'shutdown' }] });
+    await expect.poll(() => serve.messages.length, { timeout: 20_000 }).toBe(3);
+    expect(serve.messages.map((message) => (message as { type: string }).type)).toEqual([
+      'hello',
+      'ready',
+      'stopped',
+    ]);
+    serve.child.disconnect();
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('serves with the host token, not with a CAIRN_TOKEN from its environment', async () => {
+    const envToken = 'env-token-0123456789-abcdefghijklmnopqrstuv';
+    const serve = forkServe({ env: { CAIRN_TOKEN: envToken } });
+    const ready = await serve.ready;
+
+    expect(serve.stderr()).toContain('CAIRN_TOKEN in the environment is not used with --parent-ipc');
+    expect((await get(ready.port, '/api/capabilities', envToken)).status).toBe(401);
+    expect((await get(ready.port, '/api/capabilities')).status).toBe(200);
+    serve.child.disconnect();
+    expect((await serve.exited).code).toBe(0);
   });
 });
