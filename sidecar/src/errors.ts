@@ -1,34 +1,12 @@
+import type { ErrorInfo, ServerErrorCode } from './protocol/errors';
+
 /**
- * The closed set of errors that cross the wire. Each has a stable `code` and an HTTP status;
+ * The errors that cross the wire: each has a stable `code` from protocol's closed set and an HTTP status;
  * messages say what happened and what to do.
  */
-export type ErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'turn_running'
-  | 'request_id_conflict'
-  | 'conversation_only'
-  | 'keychain_unavailable'
-  | 'python_not_found'
-  | 'jupyter_unreachable'
-  | 'mcp_unavailable'
-  | 'model_auth'
-  | 'model_overloaded'
-  | 'model_rate_limited'
-  | 'model_unreachable'
-  | 'model_error'
-  | 'model_empty_response'
-  | 'model_no_key'
-  | 'context_window_exceeded'
-  | 'continuation_limit'
-  | 'data_dir_locked'
-  | 'database_too_new'
-  | 'internal';
+export type ErrorCode = ServerErrorCode;
 
-const STATUS: Record<ErrorCode, number> = {
+const STATUS: Record<ServerErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -52,20 +30,27 @@ const STATUS: Record<ErrorCode, number> = {
   continuation_limit: 502,
   data_dir_locked: 409,
   database_too_new: 500,
+  interrupted: 503,
   internal: 500,
 };
 
 export class CairnError extends Error {
-  readonly code: ErrorCode;
+  readonly code: ServerErrorCode;
   readonly status: number;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  readonly details: Record<string, unknown> | undefined;
+  constructor(
+    code: ServerErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown>; status?: number },
+  ) {
     super(message, options);
     this.name = 'CairnError';
     this.code = code;
-    this.status = STATUS[code];
+    this.status = options?.status ?? STATUS[code];
+    this.details = options?.details;
   }
-  toJSON(): { code: ErrorCode; message: string } {
-    return { code: this.code, message: this.message };
+  toJSON(): ErrorInfo {
+    return { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
   }
 }
 

@@ -1,4 +1,5 @@
 // What the supervisor tells the rest of the host: its state, the backend, and why there is none.
+import type { ErrorCode } from '../../../sidecar/src/protocol/errors';
 
 /** What the host shows about its sidecar. Never holds the token. */
 export type SidecarState =
@@ -15,7 +16,7 @@ export interface SidecarBackend {
 
 /** Why backend() will not give a backend: the supervisor gave up, or was stopped. */
 export class SidecarFailure extends Error {
-  readonly code: 'sidecar_failed' | 'sidecar_stopped';
+  readonly code: Extract<ErrorCode, 'sidecar_failed' | 'sidecar_stopped'>;
   readonly stderrTail: string;
   readonly diagnosticsFile: string | null;
 

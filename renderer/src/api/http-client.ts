@@ -12,6 +12,7 @@ import type {
 import {
   About,
   Capabilities,
+  type ErrorCode,
   ErrorResponse,
   EventList,
   Health,
@@ -47,12 +48,16 @@ export interface Backend {
   token: string;
 }
 
-/** An error the API answered with (stable `code`), or `network` when it could not be reached. */
+/**
+ * An error the API answered with (its stable `code`; one this client does not know reads as `internal`),
+ * or one of the client's own (`network` when the server could not be reached, `not_cairn`, …).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -294,7 +299,12 @@ export class CairnClient {
     }
     const parsed = ErrorResponse.safeParse(json);
     if (parsed.success)
-      throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
+      throw new ApiError(
+        response.status,
+        parsed.data.error.code,
+        parsed.data.error.message,
+        parsed.data.error.details,
+      );
     throw new ApiError(
       response.status,
       'http_error',

@@ -149,4 +149,21 @@ describe('CairnClient', () => {
     expect(error).toMatchObject({ code: 'network', status: 0 });
     expect(error.message).toContain('http://127.0.0.1:1');
   });
+
+  it('reads a code it does not know (a newer server) as internal, keeping the message and details', async () => {
+    const { client } = clientWith(() =>
+      json(409, {
+        error: { code: 'some_code_from_the_future', message: 'Files changed', details: { paths: ['a'] } },
+      }),
+    );
+    const error = await rejection(client.listModels());
+    expect(error).toMatchObject({ code: 'internal', status: 409, message: 'Files changed' });
+    expect(error.details).toEqual({ paths: ['a'] });
+  });
+
+  it('knows only the codes of the closed set', () => {
+    // @ts-expect-error: a code outside protocol's ErrorCode does not compile.
+    const made = new ApiError(500, 'no_such_code', 'x');
+    expect(made.code).toBe('no_such_code');
+  });
 });

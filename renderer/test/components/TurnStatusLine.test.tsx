@@ -38,7 +38,7 @@ describe('TurnStatusLine', () => {
       <TurnStatusLine
         turn={makeTurn({
           status: 'failed',
-          error: { code: 'llm_error', message: 'The model is overloaded.' },
+          error: { code: 'model_error', message: 'The model is overloaded.' },
         })}
         onRetry={onRetry}
       />,

@@ -1,4 +1,5 @@
 import { CairnError, notFound } from '../errors';
+import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
 import type { Question, Turn } from '../protocol';
 import type { Store } from '../store/store';
@@ -19,6 +20,8 @@ export interface AgentRuntimeOptions {
   /** Where each tool call's status and result are kept. */
   files: ToolCallFiles;
   logger: Logger;
+  /** Where the log is, named in the message of a failure inside Cairn. */
+  logDir?: string;
   /** A conversation-only deployment runs every session without its project folder. */
   conversationOnly: boolean;
   /** Every tool a turn gets comes from here (built-in, kernel and MCP tools). */
@@ -55,6 +58,7 @@ export class AgentRuntime {
       dispatcher,
       broker: this.broker,
       logger: options.logger,
+      ...(options.logDir ? { logDir: options.logDir } : {}),
       maxContinuations: options.maxContinuations ?? 5,
     });
   }
@@ -134,12 +138,15 @@ export class AgentRuntime {
         this.runner.finish(setupIds, { status: 'cancelled' });
         return;
       }
-      const info =
+      const failure =
         error instanceof CairnError
-          ? error.toJSON()
-          : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
-      this.options.logger.error('turn setup failed', { turn: turnId, error });
-      this.runner.finish(setupIds, { status: 'failed', error: info });
+          ? error
+          : internalFailure(this.options.logger, 'turn setup failed', error, {
+              turn: turnId,
+              logDir: this.options.logDir,
+            });
+      if (error instanceof CairnError) this.options.logger.warn('turn setup failed', { turn: turnId, error });
+      this.runner.finish(setupIds, { status: 'failed', error: failure.toJSON() });
     }
   }
 

@@ -2,9 +2,21 @@ import Anthropic from '@anthropic-ai/sdk';
 import { CairnError } from '../errors';
 import { redact } from '../log/redact';
 
-/** Maps what the SDK threw (after its own retries) to a failure a person can act on. */
-export function toModelFailure(error: unknown, ctx: { baseUrl: string; model: string }): CairnError {
-  const failure = classify(error, ctx);
+/** How far an answer had come when its stream broke: the characters of text kept in the history. */
+export interface MidStream {
+  keptChars: number;
+}
+
+/**
+ * Maps what the SDK threw (after its own retries) to a failure a person can act on. `midStream` says the
+ * answer had begun streaming: a broken connection then is said as such, with what was kept.
+ */
+export function toModelFailure(
+  error: unknown,
+  ctx: { baseUrl: string; model: string },
+  midStream?: MidStream,
+): CairnError {
+  const failure = midStream ? brokenStream(error, ctx, midStream) : classify(error, ctx);
   // Provider and network messages can quote the key; what crosses the wire must not.
   return failure === error
     ? failure
@@ -66,6 +78,36 @@ function classify(error: unknown, ctx: { baseUrl: string; model: string }): Cair
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CairnError('model_error', `The model request failed: ${message}`);
+}
+
+/**
+ * A failure after the answer began: a provider's error event keeps its own meaning; anything else (the
+ * connection reset, the stream ending before its last event) means the connection dropped mid-answer.
+ */
+function brokenStream(
+  error: unknown,
+  ctx: { baseUrl: string; model: string },
+  midStream: MidStream,
+): CairnError {
+  const kept =
+    midStream.keptChars > 0
+      ? `The ${midStream.keptChars} characters of the answer received before that are kept in the history; send a message (for example "continue") and the model carries on from there.`
+      : 'Nothing of the answer had arrived as text, so nothing was kept; send the message again.';
+  if (error instanceof CairnError) return error;
+  if (error instanceof Anthropic.APIError && !(error instanceof Anthropic.APIConnectionError)) {
+    const failure = classify(error, ctx);
+    return new CairnError(failure.code, `${failure.message} This happened during the answer. ${kept}`);
+  }
+  const reason =
+    error instanceof Error
+      ? error.cause instanceof Error
+        ? error.cause.message
+        : error.message
+      : String(error);
+  return new CairnError(
+    'model_unreachable',
+    `The connection to the model provider at ${ctx.baseUrl} dropped during the answer (${reason}). ${kept}`,
+  );
 }
 
 function errorBody(

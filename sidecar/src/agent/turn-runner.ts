@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { buildContextMessages } from '../context/context-builder';
 import { estimateTokens } from '../context/token-estimate';
 import { CairnError } from '../errors';
+import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
 import type { ContentBlock, ErrorInfo } from '../protocol';
 import type { Store } from '../store/store';
@@ -24,7 +25,14 @@ export interface TurnRunnerDeps {
   dispatcher: ToolDispatcher;
   broker: QuestionBroker;
   logger: Logger;
+  /** Where the log is, named in the message of a failure inside Cairn. */
+  logDir?: string;
   maxContinuations: number;
+}
+
+/** A failure of Cairn's own work while a model stream was open: not the model's, whatever it looks like. */
+class LoopFailure {
+  constructor(readonly cause: unknown) {}
 }
 
 export interface TurnSetup {
@@ -49,8 +57,16 @@ export class TurnRunner {
       return await this.loop(setup);
     } catch (error) {
       if (setup.signal.aborted) return { status: 'cancelled' };
-      this.deps.logger.error('turn failed', { turn: setup.turnId, error });
-      return { status: 'failed', error: toModelFailure(error, setup.settings).toJSON() };
+      // Model failures arrive as CairnErrors (streamOnce maps them); anything else is Cairn's own.
+      if (error instanceof CairnError) {
+        this.deps.logger.warn('turn failed', { turn: setup.turnId, error });
+        return { status: 'failed', error: error.toJSON() };
+      }
+      const failure = internalFailure(this.deps.logger, 'turn failed inside Cairn', error, {
+        turn: setup.turnId,
+        logDir: this.deps.logDir,
+      });
+      return { status: 'failed', error: failure.toJSON() };
     }
   }
 
@@ -162,7 +178,6 @@ export class TurnRunner {
     messages: ReturnType<typeof buildContextMessages>,
     tools: Anthropic.Tool[],
   ): Promise<Anthropic.Message | 'cancelled'> {
-    const { store } = this.deps;
     const params: Anthropic.MessageStreamParams = {
       model: setup.settings.model,
       max_tokens: setup.settings.maxTokens,
@@ -174,36 +189,49 @@ export class TurnRunner {
         : {}),
     };
     const partial = new Map<number, string>();
-    const stream = setup.client.messages.stream(params, { signal: setup.signal });
+    let received = false;
     try {
+      const stream = setup.client.messages.stream(params, { signal: setup.signal });
       for await (const event of stream) {
-        if (event.type !== 'content_block_delta') continue;
-        if (event.delta.type === 'text_delta') {
-          partial.set(event.index, (partial.get(event.index) ?? '') + event.delta.text);
-          store.events.append(setup.sessionId, {
-            type: 'message.delta',
-            turn_id: setup.turnId,
-            index: event.index,
-            text: event.delta.text,
-          });
-        } else if (event.delta.type === 'thinking_delta') {
-          store.events.append(setup.sessionId, {
-            type: 'thinking.delta',
-            turn_id: setup.turnId,
-            index: event.index,
-            text: event.delta.thinking,
-          });
+        received = true;
+        try {
+          this.relay(setup, event, partial);
+        } catch (error) {
+          throw new LoopFailure(error);
         }
       }
       return await stream.finalMessage();
     } catch (error) {
+      if (error instanceof LoopFailure) throw error.cause;
       const text = [...partial.entries()]
         .sort(([a], [b]) => a - b)
         .map(([, t]) => t)
         .join('');
       if (text.length > 0) this.saveAssistant(setup, [{ type: 'text', text }], null);
       if (setup.signal.aborted) return 'cancelled';
-      throw error;
+      throw toModelFailure(error, setup.settings, received ? { keptChars: text.length } : undefined);
+    }
+  }
+
+  /** Puts a streamed piece of the answer on the journal, and keeps its text in case the stream breaks. */
+  private relay(setup: TurnSetup, event: Anthropic.MessageStreamEvent, partial: Map<number, string>): void {
+    if (event.type !== 'content_block_delta') return;
+    const { store } = this.deps;
+    if (event.delta.type === 'text_delta') {
+      partial.set(event.index, (partial.get(event.index) ?? '') + event.delta.text);
+      store.events.append(setup.sessionId, {
+        type: 'message.delta',
+        turn_id: setup.turnId,
+        index: event.index,
+        text: event.delta.text,
+      });
+    } else if (event.delta.type === 'thinking_delta') {
+      store.events.append(setup.sessionId, {
+        type: 'thinking.delta',
+        turn_id: setup.turnId,
+        index: event.index,
+        text: event.delta.thinking,
+      });
     }
   }
 

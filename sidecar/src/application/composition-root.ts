@@ -210,6 +210,7 @@ function buildServices(store: Store, options: BuildOptions) {
     store,
     files,
     logger,
+    logDir: path.join(dataDir, 'logs'),
     conversationOnly,
     tools: combineToolSources(toolSources),
     modelSettings: () => models.activeSettings(),

@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { ErrorInfo } from './errors';
 
 /** Wire shapes of the things the API returns. One schema per shape; types derive from them. */
-
-export const ErrorInfo = z.object({ code: z.string(), message: z.string() });
-export type ErrorInfo = z.infer<typeof ErrorInfo>;
-
-export const ErrorResponse = z.object({ error: ErrorInfo });
-export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 export const Health = z.object({ ok: z.literal(true), name: z.literal('cairn'), version: z.string() });
 export type Health = z.infer<typeof Health>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ErrorInfo, Message, Question, ToolCallStatus, Usage } from './entities';
+import { Message, Question, ToolCallStatus, Usage } from './entities';
+import { ErrorInfo } from './errors';
 import { eventBase as base } from './event-base';
 import {
   KernelDiedEvent,

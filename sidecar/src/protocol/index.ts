@@ -1,4 +1,5 @@
 export * from './entities';
+export * from './errors';
 export * from './events';
 export * from './host';
 export * from './kernel-events';

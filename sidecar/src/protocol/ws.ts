@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorInfo } from './errors';
 import { CairnEvent } from './events';
 
 /** WebSocket messages at /api/ws. */
@@ -18,7 +19,7 @@ export const WsServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticated') }),
   z.object({ type: z.literal('subscribed'), session_id: z.string(), after_seq: z.number() }),
   z.object({ type: z.literal('event'), event: CairnEvent }),
-  z.object({ type: z.literal('error'), error: z.object({ code: z.string(), message: z.string() }) }),
+  z.object({ type: z.literal('error'), error: ErrorInfo }),
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;
 

@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { CairnError } from '../errors';
+import { sendError } from './error-reply';
 import {
   isApiPath,
   isHostAllowed,
@@ -60,11 +61,9 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
       const reply = rawReply as unknown as FastifyReply;
       const host = requestHost(req.raw.rawHeaders, req.url);
       if (!isHostAllowed(host, options)) {
-        return reply
-          .code(403)
-          .send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host, host) } });
+        return sendError(reply, new CairnError('forbidden', hostRefusal(req.headers.host, host)), options);
       }
-      return reply.code(400).send({ error: { code: 'bad_request', message: error.message } });
+      return sendError(reply, new CairnError('bad_request', error.message, { cause: error }), options);
     },
   });
   const routes: { method: string; url: string }[] = [];
@@ -80,7 +79,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   app.setErrorHandler((error, _req, reply) => sendError(reply, error, options));
   app.setNotFoundHandler((req, reply) => {
     if (!isApiPath(req.url) && options.staticDir) return reply.sendFile('index.html');
-    return sendNotFound(req, reply);
+    return sendNotFound(req, reply, options);
   });
 
   const hub = new WsHub({
@@ -135,25 +134,20 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
 async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnServerOptions): Promise<void> {
   const host = requestHost(req.raw.rawHeaders, req.url);
   if (!isHostAllowed(host, options)) {
-    return void reply
-      .code(403)
-      .send({ error: { code: 'forbidden', message: hostRefusal(req.headers.host, host) } });
+    return void sendError(reply, new CairnError('forbidden', hostRefusal(req.headers.host, host)), options);
   }
   // A proxy that also forwards plain http would let the page and its token travel in the clear. (A client
   // on the server itself going around the proxy sends no such header.)
   if (options.behindTlsProxy && forwardedProto(req) === 'http') {
-    return void reply.code(403).send({
-      error: {
-        code: 'forbidden',
-        message: 'This server takes requests over HTTPS only: open it with https://.',
-      },
-    });
+    return void sendError(
+      reply,
+      new CairnError('forbidden', 'This server takes requests over HTTPS only: open it with https://.'),
+      options,
+    );
   }
   const origin = req.headers.origin;
   if (!isOriginAllowed(origin, host, pageSchemes(host, options), options)) {
-    return void reply
-      .code(403)
-      .send({ error: { code: 'forbidden', message: `Origin "${origin}" is not allowed.` } });
+    return void sendError(reply, new CairnError('forbidden', `Origin "${origin}" is not allowed.`), options);
   }
   if (origin) {
     reply.header('access-control-allow-origin', origin);
@@ -176,21 +170,22 @@ async function guard(req: FastifyRequest, reply: FastifyReply, options: CairnSer
   // A WebSocket authenticates with its first message (a browser cannot set headers on it).
   if (route === '/api/ws' && req.ws) return;
   if (!isTokenValid(req.headers.authorization, options.token)) {
-    return void reply.code(401).send({
-      error: {
-        code: 'unauthorized',
-        message: 'A valid token is required: send Authorization: Bearer <token>.',
-      },
-    });
+    return void sendError(
+      reply,
+      new CairnError('unauthorized', 'A valid token is required: send Authorization: Bearer <token>.'),
+      options,
+    );
   }
   // An API path no API route takes: answered here, so the static wildcard never serves a file for it.
-  if (pageOrNone) return void sendNotFound(req, reply);
+  if (pageOrNone) return void sendNotFound(req, reply, options);
 }
 
-function sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return reply
-    .code(404)
-    .send({ error: { code: 'not_found', message: `No route ${req.method} ${req.url.split('?')[0]}.` } });
+function sendNotFound(req: FastifyRequest, reply: FastifyReply, options: CairnServerOptions): FastifyReply {
+  return sendError(
+    reply,
+    new CairnError('not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),
+    options,
+  );
 }
 
 /**
@@ -215,24 +210,6 @@ function hostRefusal(header: string | undefined, host: string | undefined): stri
     return 'The request names more than one host (Host headers, or an absolute URL naming another): send one Host header.';
   }
   return `Host "${header ?? ''}" is not allowed. If this is the name clients use, start cairn serve with --allowed-hosts NAME.`;
-}
-
-function sendError(reply: FastifyReply, error: unknown, options: CairnServerOptions): FastifyReply {
-  if (error instanceof CairnError) return reply.code(error.status).send({ error: error.toJSON() });
-  const status = (error as { statusCode?: number }).statusCode;
-  const message = error instanceof Error ? error.message : String(error);
-  if (status && status >= 400 && status < 500) {
-    return reply
-      .code(status)
-      .send({ error: { code: status === 404 ? 'not_found' : 'bad_request', message } });
-  }
-  options.logger.error('request failed', { error });
-  return reply.code(500).send({
-    error: {
-      code: 'internal',
-      message: `Something went wrong inside Cairn. Details are in ${options.dataDir}/logs.`,
-    },
-  });
 }
 
 export const PAGE_CSP =

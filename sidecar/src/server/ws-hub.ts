@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { EventFeed } from '../application/events/event-feed';
+import { CairnError, notFound } from '../errors';
 import type { Logger } from '../log/logger';
 import {
   type CairnEvent,
@@ -63,11 +64,10 @@ export class WsHub {
       if (!message) {
         send(socket, {
           type: 'error',
-          error: {
-            code: 'bad_request',
-            message:
-              'Unreadable message: send JSON such as {"type":"subscribe","session_id":"…","after_seq":0}.',
-          },
+          error: new CairnError(
+            'bad_request',
+            'Unreadable message: send JSON such as {"type":"subscribe","session_id":"…","after_seq":0}.',
+          ).toJSON(),
         });
         return;
       }
@@ -80,7 +80,7 @@ export class WsHub {
     if (!this.options.events.sessionExists(sessionId)) {
       send(client.socket, {
         type: 'error',
-        error: { code: 'not_found', message: `Session ${sessionId} does not exist.` },
+        error: notFound('Session', sessionId).toJSON(),
       });
       return;
     }

@@ -1,4 +1,4 @@
-import type { ErrorInfo, Turn, TurnStatus, Usage } from '../protocol';
+import { ErrorInfo, type Turn, type TurnStatus, type Usage } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
@@ -26,7 +26,10 @@ function toTurn(row: TurnRow): Turn {
     request_id: row.request_id,
     prompt: row.prompt,
     status: row.status,
-    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    // A code this version does not know (written by a newer Cairn) reads as internal, as on the wire.
+    error: row.error_code
+      ? ErrorInfo.parse({ code: row.error_code, message: row.error_message ?? '' })
+      : null,
     usage:
       row.input_tokens !== null || row.output_tokens !== null
         ? { input_tokens: row.input_tokens ?? 0, output_tokens: row.output_tokens ?? 0 }

@@ -30,6 +30,8 @@ export type ScriptedReply =
       delayMs?: number;
       /** after sending the blocks, keep the stream open without message_stop until the client disconnects */
       hang?: boolean;
+      /** after sending the blocks, end the connection without message_stop (a connection dropped mid-answer) */
+      drop?: boolean;
     }
   | { kind: 'http_error'; status: number; type: string; message: string; headers?: Record<string, string> }
   /** 200 + the blocks, then an SSE `event: error` (a non-streaming request gets the matching HTTP error) */
@@ -303,6 +305,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
       events.push(...blockEvents(b, i));
     });
     let hang = false;
+    const drop = reply.kind !== 'stream_error' && reply.drop === true;
     if (reply.kind === 'stream_error') {
       events.push({
         name: 'error',
@@ -310,7 +313,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
       });
     } else {
       hang = reply.hang === true;
-      if (!hang) {
+      if (!hang && !drop) {
         const usage = reply.usage ?? {};
         events.push(
           {
@@ -331,6 +334,11 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
       if (!alive()) return;
       const ev = events[i]!;
       res.write(`event: ${ev.name}\ndata: ${JSON.stringify(ev.data)}\n\n`);
+    }
+    if (drop) {
+      // The connection ends without the rest of the chunked body: what was written arrives, then nothing.
+      res.socket?.end();
+      return;
     }
     // A hanging stream is ended by the client going away (or by close()).
     if (!hang && alive()) res.end();
