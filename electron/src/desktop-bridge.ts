@@ -1,22 +1,9 @@
-import type { BackendInfo, RemoteBackendInput } from '../../sidecar/src/protocol/host';
+import type { BackendInfo, DesktopBridge } from '../../sidecar/src/protocol/host';
 import { IPC_CHANNELS, type IpcChannel } from './ipc-policy';
-
-/**
- * What the renderer sees as `window.cairn` (renderer/src/api/connection.ts declares the same
- * shape). Each method is one invoke on one known channel; nothing of ipcRenderer itself crosses.
- */
-export interface DesktopBridge {
-  getBackend(): Promise<BackendInfo>;
-  setRemoteBackend(input: RemoteBackendInput): Promise<void>;
-  clearRemoteBackend(): Promise<void>;
-  pickFolder(): Promise<string | null>;
-  openExternal(url: string): Promise<void>;
-  appVersion(): Promise<string>;
-}
 
 export type Invoke = (channel: IpcChannel, ...args: unknown[]) => Promise<unknown>;
 
-/** Builds the bridge over `ipcRenderer.invoke`; the main process validates every payload again. */
+/** Builds the bridge (`window.cairn`) over `ipcRenderer.invoke`; the main process validates every payload again. */
 export function createDesktopBridge(invoke: Invoke): DesktopBridge {
   return {
     getBackend: () => invoke(IPC_CHANNELS.getBackend) as Promise<BackendInfo>,

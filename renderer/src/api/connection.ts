@@ -1,31 +1,15 @@
-import { BackendInfo, type RemoteBackendInput } from '../../../sidecar/src/protocol';
+import { BackendInfo, type DesktopBridge } from '../../../sidecar/src/protocol';
 import type { Backend } from './http-client';
-
-/**
- * What the Electron preload exposes as `window.cairn` (nothing else of Node is reachable). The shapes are
- * the protocol's, shared with the host. In a plain browser it is absent.
- */
-export interface CairnBridge {
-  /** The backend to use; after a sidecar crash it waits for the restarted one, and rejects if the host gave up. */
-  getBackend(): Promise<BackendInfo>;
-  /** Validated and stored by the host (token in the OS keychain); the window reloads. Rejects with the reason. */
-  setRemoteBackend(input: RemoteBackendInput): Promise<void>;
-  /** Back to the sidecar on this computer; the window reloads. */
-  clearRemoteBackend(): Promise<void>;
-  pickFolder(): Promise<string | null>;
-  openExternal(url: string): Promise<void>;
-  appVersion(): Promise<string>;
-}
 
 declare global {
   interface Window {
-    cairn?: CairnBridge;
+    cairn?: DesktopBridge;
   }
 }
 
 /** Inside the desktop app: the bridge and what it last said about the backend. */
 export interface Desktop {
-  bridge: CairnBridge;
+  bridge: DesktopBridge;
   info: BackendInfo;
 }
 
@@ -39,7 +23,7 @@ const TOKEN_KEY = 'cairn.token';
 const URL_KEY = 'cairn.backend';
 
 /** Asks the host for its backend; the answer is checked, as anything crossing a boundary is. */
-export async function askBridge(bridge: CairnBridge): Promise<ResolvedBackend> {
+export async function askBridge(bridge: DesktopBridge): Promise<ResolvedBackend> {
   const info = BackendInfo.parse(await bridge.getBackend());
   return { backend: { url: info.url, token: info.token }, desktop: { bridge, info } };
 }

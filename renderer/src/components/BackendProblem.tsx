@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { bridgeErrorMessage, type CairnBridge } from '../api/connection';
+import type { DesktopBridge } from '../../../sidecar/src/protocol';
+import { bridgeErrorMessage } from '../api/connection';
 import { useT } from '../i18n/i18n';
 
 /**
@@ -8,7 +9,7 @@ import { useT } from '../i18n/i18n';
  */
 export function BackendProblem(props: {
   message: string;
-  bridge: CairnBridge | null;
+  bridge: DesktopBridge | null;
   /** The backend that failed was a remote server, so going back to this computer may help. */
   remote: boolean;
   onRetry(): void;

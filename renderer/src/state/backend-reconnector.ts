@@ -1,10 +1,10 @@
-import type { BackendInfo } from '../../../sidecar/src/protocol';
-import { bridgeErrorMessage, type CairnBridge } from '../api/connection';
+import type { BackendInfo, DesktopBridge } from '../../../sidecar/src/protocol';
+import { bridgeErrorMessage } from '../api/connection';
 import type { StreamState } from '../api/event-stream';
 import type { Backend } from '../api/http-client';
 
 export interface BackendReconnectorOptions {
-  bridge: Pick<CairnBridge, 'getBackend'>;
+  bridge: Pick<DesktopBridge, 'getBackend'>;
   /** The backend the app talks to now. */
   current: Backend;
   /** The host has a different backend (a restarted sidecar: new port, new token). */

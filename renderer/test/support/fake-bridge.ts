@@ -1,6 +1,5 @@
 import { vi } from 'vitest';
-import type { BackendInfo, RemoteBackendInput } from '../../../sidecar/src/protocol';
-import type { CairnBridge } from '../../src/api/connection';
+import type { BackendInfo, DesktopBridge, RemoteBackendInput } from '../../../sidecar/src/protocol';
 
 /**
  * A stand-in for the Electron preload's `window.cairn` (Electron cannot run here). getBackend answers
@@ -21,7 +20,7 @@ export function fakeBridge(info: BackendInfo) {
     pickFolder: vi.fn(async (): Promise<string | null> => null),
     openExternal: vi.fn(async (_url: string) => undefined),
     appVersion: vi.fn(async () => '0.0.0-test'),
-  } satisfies CairnBridge;
+  } satisfies DesktopBridge;
   return {
     bridge,
     state,

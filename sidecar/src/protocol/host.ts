@@ -88,5 +88,22 @@ export const RemoteBackendInput = z.object({
 });
 export type RemoteBackendInput = z.infer<typeof RemoteBackendInput>;
 
+/**
+ * What the Electron preload exposes to the renderer as `window.cairn` (nothing else of Node is reachable;
+ * in a plain browser it is absent). Each method is one invoke on one known channel, and the host validates
+ * every payload again.
+ */
+export interface DesktopBridge {
+  /** The backend to use; after a sidecar crash it waits for the restarted one, and rejects if the host gave up. */
+  getBackend(): Promise<BackendInfo>;
+  /** Validated and stored by the host (token in the OS keychain); the window reloads. Rejects with the reason. */
+  setRemoteBackend(input: RemoteBackendInput): Promise<void>;
+  /** Back to the sidecar on this computer; the window reloads. */
+  clearRemoteBackend(): Promise<void>;
+  pickFolder(): Promise<string | null>;
+  openExternal(url: string): Promise<void>;
+  appVersion(): Promise<string>;
+}
+
 /** An external link the renderer asks the host to open in the system browser. */
 export const ExternalUrl = z.string().min(1).max(8192);
