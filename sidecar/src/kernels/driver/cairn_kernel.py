@@ -21,9 +21,10 @@ Batching: stream text is gathered and sent as few `stream` messages (StreamBuffe
 have gathered, within FLUSH_SECONDS by a flusher thread (so output stays live), and always before any
 other message. On POSIX a Python-level write skips the pipe when nothing written by another route is still
 in it: the text joins the same ordered buffer directly, with no system call and no thread hand-over. Routes
-Python can see (os.write/dup2/close on fd 1/2, child processes, ctypes calls, sys.stdout.buffer) mark the
-fd "dirty", and the next Python-level write to it checks the pipe (empty, nothing held back) first, going
-through the pipe when it is not. fd-level writes Python cannot see (an extension's own printf) mark it only
+Python can see (os.write/dup2/close on fd 1/2, child processes, sys.stdout.buffer) mark the fd "dirty"
+(once ctypes has looked up a C function, which may be called at any time unseen, it stays so), and the
+next Python-level write to it checks the pipe (empty, nothing held back) first, going through the pipe
+when it is not. fd-level writes Python cannot see (an extension's own printf) mark it only
 once the reader has seen them, so those alone may come after a print written just after them.
 
 Order: all output of an execution is sent before its result (sync tokens written through each pipe mark
@@ -72,6 +73,10 @@ SYNC_STALL_SECONDS = 3.0
 # Audit events after which a child process or C code may write to fd 1/2 behind Python's back.
 CHILD_EVENTS = frozenset({"os.system", "subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn",
                           "os.exec", "ctypes.call_function", "pty.spawn"})
+# Audit events that hand Python a C function: calling one raises no event of its own (ctypes.call_function
+# is only for _ctypes.call_function), and it may be called at any time after, so from then on every
+# Python-level write checks the pipes.
+FOREIGN_FUNCTION_EVENTS = frozenset({"ctypes.dlsym", "ctypes.dlsym/handle"})
 # Stream text is sent once this much has gathered, or this long after the first of it (output stays live).
 # Kept under 128 KiB with its header: bigger buffers come from fresh mmap'd memory on both ends (glibc's
 # threshold here, V8's large-object space in the host), which made 256 KiB messages twice as slow in all.
@@ -464,6 +469,7 @@ class OutputCapture:
         self.out.text, self.err.text = CellStream(self.out, self), CellStream(self.err, self)
         self.last_writer = None
         self.forked = False  # a forked child has no reader threads to wait for
+        self.foreign_functions = False  # C functions reachable from Python (FOREIGN_FUNCTION_EVENTS)
         if self.lock is not None:
             self.watch_other_routes()
 
@@ -474,6 +480,8 @@ class OutputCapture:
         def on_audit(event, args):
             if event in CHILD_EVENTS:  # a child (or C code) may write to both, now or later
                 self.out.dirty = self.err.dirty = True
+            elif event in FOREIGN_FUNCTION_EVENTS:
+                self.foreign_functions = self.out.dirty = self.err.dirty = True
 
         sys.addaudithook(on_audit)
 
@@ -510,7 +518,8 @@ class OutputCapture:
                 return False
         captured = stream._captured
         if captured.dirty:
-            captured.dirty = False  # before the check: a mark made meanwhile stays for the next write
+            # before the check: a mark made meanwhile stays for the next write
+            captured.dirty = self.foreign_functions
             io.TextIOWrapper.flush(stream)  # outside the lock: the pipe's reader may need it to make room
             with self.lock:
                 if not captured.settled():

@@ -184,6 +184,20 @@ describe.each(INTERPRETERS)('kernel driver channel: $label', (interpreter) => {
     expect(run.result.return_value).toEqual({ 'text/plain': "'into the file\\n'" });
   });
 
+  it('keeps a C function called through ctypes before the print after it, in later cells too', async () => {
+    const { driver } = await DriverProcess.start(interpreter);
+    // A call through ctypes raises no audit event; the lookup does, and the pointer may be kept for later.
+    await driver.execute(
+      'import ctypes\nlibc = ctypes.CDLL(None)\nprintf, fflush = libc.printf, libc.fflush',
+    );
+    const outputs = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const run = await driver.execute("print('a')\nprintf(b'c\\n')\nfflush(None)\nprint('b')");
+      outputs.add(run.stdout);
+    }
+    expect([...outputs]).toEqual(['a\nc\nb\n']);
+  });
+
   it('sends many small prints as a few stream messages, and a print before a pause at once', async () => {
     const { driver } = await DriverProcess.start(interpreter);
     const run = await driver.execute("for i in range(5000):\n    print('line', i)");
