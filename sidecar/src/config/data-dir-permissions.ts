@@ -13,13 +13,26 @@ export interface DataDirPermissionReport {
 /** How many narrowed entries a message names before it counts the rest. */
 const NAMED = 5;
 
+/** Folders Cairn keeps at the top of its data directory. */
+const CAIRN_FOLDERS = new Set(['logs', 'sessions', 'mcp']);
+/** Files a desktop's file browser leaves in any folder: neither Cairn's nor worth a word. */
+const LEFT_BY_FILE_BROWSERS = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
+
+/** Whether a top-level name is one Cairn writes: cairn.db (-wal, -shm, .v3-….bak), cairn.lock(.break), token. */
+function isCairnEntry(name: string): boolean {
+  return CAIRN_FOLDERS.has(name) || name === 'token' || /^cairn\.(db|lock)($|[.-])/.test(name);
+}
+
 /**
  * Makes the data directory owner-only, at start, by the process that holds it: creates it 0700 when it is
  * missing, and narrows an existing one that let other users in (made by hand, or by an earlier Cairn).
- * Every start looks at the folder and its entries (cairn.db and its -wal/-shm, cairn.lock, token, backups,
- * logs/, sessions/, mcp/). Only when one of them was open is the whole tree walked: that is a folder an
- * earlier version wrote, paid for once, while a start after it reads one folder, not every tool call's
- * files. Symlinks are not followed (their targets are not Cairn's). Returns null when all was owner-only.
+ * Only Cairn's own entries are touched (cairn.db and its -wal/-shm and backups, cairn.lock, token, logs/,
+ * sessions/, mcp/): a folder that also holds other files (`--data-dir .` in a project, say) keeps its own
+ * mode and theirs, with a warning, since those files' modes are their owner's business and Cairn's own are
+ * owner-only either way. Every start looks at the folder and its entries; only when one of them was open
+ * are Cairn's folders walked: a tree an earlier version wrote, paid for once, while a start after it reads
+ * one folder, not every tool call's files. Symlinks are not followed (their targets are not Cairn's).
+ * Returns null when all was owner-only.
  */
 export function secureDataDir(dir: string): DataDirPermissionReport | null {
   makeOwnerOnlyDir(dir);
@@ -55,22 +68,44 @@ export function secureDataDir(dir: string): DataDirPermissionReport | null {
     for (const entry of entries(relative)) if (narrow(entry)) walk(entry);
   };
 
+  const top = entries('');
+  const others = top.filter((name) => !isCairnEntry(name) && !LEFT_BY_FILE_BROWSERS.has(name));
   let folderMode: number | null = null;
-  attempt(dir, () => {
-    folderMode = narrowToOwner(dir);
-  });
-  const folders = entries('').filter(narrow);
+  if (others.length === 0) {
+    attempt(dir, () => {
+      folderMode = narrowToOwner(dir);
+    });
+  }
+  const folders = top.filter(isCairnEntry).filter(narrow);
   if (folderMode !== null || narrowed.length > 0) for (const folder of folders) walk(folder);
-  return describe(dir, folderMode, narrowed, failed);
+  const sharedMode = others.length > 0 ? openMode(dir) : null;
+  return describe(dir, { folderMode, sharedMode, others, narrowed, failed });
 }
 
-function describe(
-  dir: string,
-  folderMode: number | null,
-  narrowed: string[],
-  failed: string[],
-): DataDirPermissionReport | null {
-  if (folderMode === null && narrowed.length === 0 && failed.length === 0) return null;
+/** The folder's mode when group or other users may reach it, else null. */
+function openMode(dir: string): number | null {
+  try {
+    const mode = fs.statSync(dir).mode & 0o777;
+    return mode & 0o077 ? mode : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Findings {
+  /** The folder's mode before Cairn narrowed it, or null when it was owner-only or left alone. */
+  folderMode: number | null;
+  /** The open mode of a folder left alone because it holds others' files. */
+  sharedMode: number | null;
+  /** Top-level entries that are not Cairn's. */
+  others: string[];
+  narrowed: string[];
+  failed: string[];
+}
+
+function describe(dir: string, found: Findings): DataDirPermissionReport | null {
+  const { folderMode, sharedMode, others, narrowed, failed } = found;
+  if (folderMode === null && sharedMode === null && narrowed.length === 0 && failed.length === 0) return null;
   const parts: string[] = [];
   const inside =
     narrowed.length > 0
@@ -80,6 +115,14 @@ function describe(
     parts.push(
       `The data directory ${dir} was open to other users of this machine (mode ${octal(folderMode)}), ` +
         `who could read its conversations, tool results and logs. Cairn has made it owner-only (0700)${inside}.`,
+    );
+  } else if (sharedMode !== null) {
+    const own = narrowed.length > 0 ? ` Cairn has made its own entries owner-only (${named(narrowed)}).` : '';
+    parts.push(
+      `The data directory ${dir} is open to other users of this machine (mode ${octal(sharedMode)}) and holds ` +
+        `files that are not Cairn's (${named(others)}), so Cairn has left the folder and those files as they ` +
+        `are; its own files there are owner-only.${own} Give Cairn a folder of its own (--data-dir or ` +
+        'CAIRN_DATA_DIR) so that other users cannot even see which sessions and logs it keeps.',
     );
   } else if (narrowed.length > 0) {
     parts.push(
@@ -94,12 +137,13 @@ function describe(
     );
   }
   return {
-    level: folderMode !== null || failed.length > 0 ? 'warn' : 'info',
+    level: folderMode !== null || sharedMode !== null || failed.length > 0 ? 'warn' : 'info',
     message: parts.join(' '),
     fields: {
       data_dir: dir,
       mode_was: folderMode === null ? null : octal(folderMode),
       narrowed: narrowed.length,
+      ...(sharedMode !== null ? { left_open: octal(sharedMode), not_cairns: others.length } : {}),
       ...(failed.length > 0 ? { failed } : {}),
     },
   };

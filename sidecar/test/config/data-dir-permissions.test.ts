@@ -57,28 +57,70 @@ describe.runIf(posix)('secureDataDir', () => {
 
   it('warns about an open folder, keeps executables executable and does not follow symlinks', () => {
     fs.chmodSync(root, 0o750);
-    fs.writeFileSync(path.join(root, 'run.sh'), '', { mode: 0o755 });
+    fs.mkdirSync(path.join(root, 'sessions', 'ses_1'), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(path.join(root, 'sessions', 'ses_1', 'run.sh'), '', { mode: 0o755 });
     const outside = tempDir('outside');
     try {
       fs.chmodSync(outside, 0o755);
       fs.writeFileSync(path.join(outside, 'mine.txt'), '');
-      fs.symlinkSync(outside, path.join(root, 'linked'));
+      fs.symlinkSync(outside, path.join(root, 'sessions', 'linked'));
 
       const report = secureDataDir(root);
 
       expect(report).toMatchObject({
         level: 'warn',
-        fields: { data_dir: root, mode_was: '0750', narrowed: 1 },
+        fields: { data_dir: root, mode_was: '0750', narrowed: 3 },
       });
       expect(report!.message).toMatch(
-        /open to other users .*\(mode 0750\).*owner-only \(0700\), with 1 entry/,
+        /open to other users .*\(mode 0750\).*owner-only \(0700\), with 3 entries/,
       );
       expect(mode(root)).toBe(0o700);
-      expect(mode(path.join(root, 'run.sh'))).toBe(0o700);
+      expect(mode(path.join(root, 'sessions', 'ses_1', 'run.sh'))).toBe(0o700);
       expect(mode(outside)).toBe(0o755);
       expect(mode(path.join(outside, 'mine.txt'))).toBe(0o644);
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it("touches only Cairn's own entries in a folder that holds others' files, and says so", () => {
+    // `--data-dir .` in a project: the project's files and the folder keep their modes.
+    fs.chmodSync(root, 0o755);
+    fs.writeFileSync(path.join(root, 'README.md'), '', { mode: 0o644 });
+    fs.mkdirSync(path.join(root, 'src'), { mode: 0o755 });
+    fs.writeFileSync(path.join(root, 'src', 'app.ts'), '');
+    fs.chmodSync(path.join(root, 'src', 'app.ts'), 0o664);
+    fs.writeFileSync(path.join(root, 'cairn.db'), '', { mode: 0o644 });
+    fs.writeFileSync(path.join(root, 'cairn.db.v3-2026-01-01T00-00-00-000Z.bak'), '', { mode: 0o644 });
+    fs.writeFileSync(path.join(root, 'token'), '', { mode: 0o644 });
+    fs.mkdirSync(path.join(root, 'logs'), { mode: 0o755 });
+    fs.writeFileSync(path.join(root, 'logs', 'cairn.log'), '', { mode: 0o644 });
+
+    const report = secureDataDir(root);
+
+    expect(report).toMatchObject({
+      level: 'warn',
+      fields: { mode_was: null, left_open: '0755', not_cairns: 2, narrowed: 5 },
+    });
+    expect(report!.message).toContain("holds files that are not Cairn's (README.md, src)");
+    expect(report!.message).toContain('CAIRN_DATA_DIR');
+    expect(mode(root)).toBe(0o755);
+    expect(mode(path.join(root, 'README.md'))).toBe(0o644);
+    expect(mode(path.join(root, 'src'))).toBe(0o755);
+    expect(mode(path.join(root, 'src', 'app.ts'))).toBe(0o664);
+    for (const own of ['cairn.db', 'cairn.db.v3-2026-01-01T00-00-00-000Z.bak', 'token', 'logs/cairn.log']) {
+      expect(mode(path.join(root, own))).toBe(0o600);
+    }
+    expect(mode(path.join(root, 'logs'))).toBe(0o700);
+  });
+
+  it("counts a file browser's litter as nobody's, and narrows a folder with only that beside Cairn's", () => {
+    fs.chmodSync(root, 0o755);
+    fs.writeFileSync(path.join(root, '.DS_Store'), '', { mode: 0o644 });
+    fs.writeFileSync(path.join(root, 'cairn.db'), '', { mode: 0o600 });
+
+    expect(secureDataDir(root)).toMatchObject({ level: 'warn', fields: { mode_was: '0755' } });
+    expect(mode(root)).toBe(0o700);
+    expect(mode(path.join(root, '.DS_Store'))).toBe(0o644);
   });
 });

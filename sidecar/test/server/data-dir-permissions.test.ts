@@ -44,7 +44,7 @@ function seedEarlierVersion(): void {
   fs.writeFileSync(path.join(dataDir, OLD_CALL, 'result.txt'), 'an old result');
   // A symlink to the user's own file elsewhere: its target is not Cairn's to narrow.
   fs.writeFileSync(path.join(outside, 'shared.txt'), 'mine');
-  fs.symlinkSync(path.join(outside, 'shared.txt'), path.join(dataDir, 'link-to-shared'));
+  fs.symlinkSync(path.join(outside, 'shared.txt'), path.join(dataDir, 'sessions', 'link-to-shared'));
 }
 
 /** Every entry under `dir` (symlinks not followed) whose mode lets group or other users in. */
