@@ -49,7 +49,12 @@ describe('model-server', () => {
     expect(final.role).toBe('assistant');
     expect(final.content).toEqual([{ type: 'text', text: 'Hello there, streaming world!' }]);
     expect(final.stop_reason).toBe('end_turn');
-    expect(final.usage).toEqual({ input_tokens: 12, output_tokens: 7 });
+    expect(final.usage).toEqual({
+      input_tokens: 12,
+      output_tokens: 7,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    });
 
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;

@@ -8,6 +8,7 @@ import { ThinkingBlock } from './ThinkingBlock';
 import { ToolCard } from './ToolCard';
 import { TurnNote } from './TurnNote';
 import { TurnStatusLine } from './TurnStatusLine';
+import { TurnUsage } from './TurnUsage';
 
 /** One turn: the user's prompt, then what the agent said and did, then how the turn ended. */
 export const TurnBlock = memo(function TurnBlock(props: {
@@ -62,6 +63,7 @@ export const TurnBlock = memo(function TurnBlock(props: {
         <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
       )}
       <TurnStatusLine turn={view.turn} onRetry={props.onRetry} onOpenSettings={props.onOpenSettings} />
+      <TurnUsage turn={view.turn} />
     </article>
   );
 });

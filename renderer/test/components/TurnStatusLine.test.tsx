@@ -6,6 +6,7 @@ import type { Turn } from '../../../sidecar/src/protocol';
 import { ThinkingBlock } from '../../src/components/ThinkingBlock';
 import { TurnNote } from '../../src/components/TurnNote';
 import { TurnStatusLine } from '../../src/components/TurnStatusLine';
+import { TurnUsage } from '../../src/components/TurnUsage';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 
@@ -152,5 +153,37 @@ describe('TurnNote', () => {
   it('speaks Chinese', () => {
     renderIn(<TurnNote note="max_tokens" attempt={2} maxAttempts={5} />, 'zh-CN');
     expect(screen.getByRole('button', { name: '已达输出上限，正在继续（2/5）' })).toBeTruthy();
+  });
+});
+
+describe('TurnUsage', () => {
+  const usage = {
+    input_tokens: 12470,
+    output_tokens: 403,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+
+  it('shows a finished turn’s tokens, and what the prompt cache served and stored when it did', () => {
+    const { container, rerender } = renderIn(<TurnUsage turn={makeTurn({ usage })} />);
+    expect(container.textContent).toBe('12,470 in · 403 out');
+    rerender(
+      <I18nProvider locale="en">
+        <TurnUsage
+          turn={makeTurn({
+            usage: { ...usage, cache_read_input_tokens: 594072, cache_creation_input_tokens: 3100 },
+          })}
+        />
+      </I18nProvider>,
+    );
+    expect(container.textContent).toBe('12,470 in · 594,072 from cache · 3,100 to cache · 403 out');
+  });
+
+  it('says nothing while the turn runs or when it has no usage', () => {
+    expect(renderIn(<TurnUsage turn={makeTurn({ status: 'running', usage })} />).container.textContent).toBe(
+      '',
+    );
+    cleanup();
+    expect(renderIn(<TurnUsage turn={makeTurn()} />).container.textContent).toBe('');
   });
 });

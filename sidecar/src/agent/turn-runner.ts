@@ -1,4 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import {
+  type CachedRequestParts,
+  type ConversationEnd,
+  withCacheBreakpoints,
+} from '../context/cache-breakpoints';
 import { buildContextMessages } from '../context/context-builder';
 import { estimateTokens } from '../context/token-estimate';
 import { CairnError } from '../errors';
@@ -78,15 +83,25 @@ export class TurnRunner {
       input_schema: toolInputJsonSchema(t) as Anthropic.Tool['input_schema'],
     }));
     let recoveries = 0;
+    let previousEnd: ConversationEnd | null = null;
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
       const messages = buildContextMessages(store, setup.sessionId);
       this.checkContextWindow(setup, messages, toolDefs);
-      const response = await this.streamOnce(setup, messages, toolDefs);
+      const request: CachedRequestParts<Anthropic.Tool> = withCacheBreakpoints(
+        setup.systemPrompt,
+        toolDefs,
+        messages,
+        previousEnd,
+      );
+      previousEnd = request.end;
+      const response = await this.streamOnce(setup, request);
       if (response === 'cancelled') return { status: 'cancelled' };
       store.turns.addUsage(setup.turnId, {
         input_tokens: response.usage.input_tokens,
         output_tokens: response.usage.output_tokens,
+        cache_read_input_tokens: response.usage.cache_read_input_tokens ?? 0,
+        cache_creation_input_tokens: response.usage.cache_creation_input_tokens ?? 0,
       });
       const content = response.content.map(cleanBlock);
       if (content.length === 0) {
@@ -175,15 +190,14 @@ export class TurnRunner {
   /** One streamed request; keeps partial text when the stream breaks or is cancelled. */
   private async streamOnce(
     setup: TurnSetup,
-    messages: ReturnType<typeof buildContextMessages>,
-    tools: Anthropic.Tool[],
+    request: CachedRequestParts<Anthropic.Tool>,
   ): Promise<Anthropic.Message | 'cancelled'> {
     const params: Anthropic.MessageStreamParams = {
       model: setup.settings.model,
       max_tokens: setup.settings.maxTokens,
-      system: setup.systemPrompt,
-      messages: messages as unknown as Anthropic.MessageParam[],
-      ...(tools.length > 0 ? { tools } : {}),
+      system: request.system,
+      messages: request.messages as unknown as Anthropic.MessageParam[],
+      ...(request.tools.length > 0 ? { tools: request.tools } : {}),
       ...(setup.settings.thinkingBudget
         ? { thinking: { type: 'enabled' as const, budget_tokens: setup.settings.thinkingBudget } }
         : {}),

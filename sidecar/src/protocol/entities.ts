@@ -57,7 +57,15 @@ export type Session = z.infer<typeof Session>;
 export const TurnStatus = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
-export const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() });
+/** A turn's tokens over all its requests; input_tokens counts only what no cache served or stored. */
+export const Usage = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  /** Read from the prompt cache (billed at a tenth of input). */
+  cache_read_input_tokens: z.number(),
+  /** Written to the prompt cache (billed at 1.25× input). */
+  cache_creation_input_tokens: z.number(),
+});
 export type Usage = z.infer<typeof Usage>;
 
 export const Turn = z.object({

@@ -175,6 +175,14 @@ CREATE TABLE session_mcp (
 );
 `,
   },
+  {
+    version: 6,
+    description: "turns: the tokens the prompt cache served and stored, beside the turn's input and output",
+    sql: `
+ALTER TABLE turns ADD COLUMN cache_read_input_tokens INTEGER;
+ALTER TABLE turns ADD COLUMN cache_creation_input_tokens INTEGER;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -13,6 +13,8 @@ interface TurnRow {
   error_message: string | null;
   input_tokens: number | null;
   output_tokens: number | null;
+  cache_read_input_tokens: number | null;
+  cache_creation_input_tokens: number | null;
   continuations: number;
   created_at: string;
   finished_at: string | null;
@@ -32,7 +34,12 @@ function toTurn(row: TurnRow): Turn {
       : null,
     usage:
       row.input_tokens !== null || row.output_tokens !== null
-        ? { input_tokens: row.input_tokens ?? 0, output_tokens: row.output_tokens ?? 0 }
+        ? {
+            input_tokens: row.input_tokens ?? 0,
+            output_tokens: row.output_tokens ?? 0,
+            cache_read_input_tokens: row.cache_read_input_tokens ?? 0,
+            cache_creation_input_tokens: row.cache_creation_input_tokens ?? 0,
+          }
         : null,
     continuations: row.continuations,
     created_at: row.created_at,
@@ -111,9 +118,17 @@ export class TurnsRepo {
   addUsage(id: string, usage: Usage): void {
     this.db
       .prepare(
-        'UPDATE turns SET input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ? WHERE id = ?',
+        `UPDATE turns SET input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
+           cache_read_input_tokens = COALESCE(cache_read_input_tokens, 0) + ?,
+           cache_creation_input_tokens = COALESCE(cache_creation_input_tokens, 0) + ? WHERE id = ?`,
       )
-      .run(usage.input_tokens, usage.output_tokens, id);
+      .run(
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cache_read_input_tokens,
+        usage.cache_creation_input_tokens,
+        id,
+      );
   }
 
   countContinuation(id: string): void {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Capabilities, ToolCallWithResult, TurnWithDetails } from '../../src/protocol';
 import { type Harness, startHarness, TEST_KEY } from '../support/harness';
+import { systemText } from '../support/model-server';
 
 describe('what the model is told', () => {
   let h: Harness;
@@ -16,7 +17,7 @@ describe('what the model is told', () => {
     const { sessionId } = await h.newSession();
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(sessionId, 'hi')).id);
-    const system = String(h.model.requests[0]!.body.system);
+    const system = systemText(h.model.requests[0]!.body);
     expect(system).toContain(h.projectDir);
     expect(system).toContain('Always answer in haiku.');
     expect(system).toContain('AGENTS.md');

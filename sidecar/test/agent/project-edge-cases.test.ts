@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, tempDir } from '../support/harness';
+import { systemText } from '../support/model-server';
 
 describe('sessions whose project is gone or not allowed', () => {
   let h: Harness;
@@ -29,7 +30,7 @@ describe('sessions whose project is gone or not allowed', () => {
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     const done = await h.waitForTurnEnd((await h.startTurn(session.id, 'hi')).id);
     expect(done.status).toBe('completed');
-    const system = String(h.model.requests[0]!.body.system);
+    const system = systemText(h.model.requests[0]!.body);
     expect(system).not.toContain(h.projectDir);
     expect(system).not.toContain('Secret project rules.');
     expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);

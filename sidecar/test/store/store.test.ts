@@ -265,13 +265,19 @@ describe('turns', () => {
     const turn = store.turns.create(sessionId, 'r', 'p');
     expect(store.turns.running(sessionId)?.id).toBe(turn.id);
     expect(store.sessions.get(sessionId)?.running_turn_id).toBe(turn.id);
-    store.turns.addUsage(turn.id, { input_tokens: 10, output_tokens: 3 });
-    store.turns.addUsage(turn.id, { input_tokens: 5, output_tokens: 2 });
+    const cache = { cache_read_input_tokens: 100, cache_creation_input_tokens: 7 };
+    store.turns.addUsage(turn.id, { input_tokens: 10, output_tokens: 3, ...cache });
+    store.turns.addUsage(turn.id, { input_tokens: 5, output_tokens: 2, ...cache });
     const failed = store.turns.finish(turn.id, 'failed', { code: 'model_error', message: 'boom' });
     expect(failed).toMatchObject({
       status: 'failed',
       error: { code: 'model_error', message: 'boom' },
-      usage: { input_tokens: 15, output_tokens: 5 },
+      usage: {
+        input_tokens: 15,
+        output_tokens: 5,
+        cache_read_input_tokens: 200,
+        cache_creation_input_tokens: 14,
+      },
     });
     expect(failed.finished_at).not.toBeNull();
     // Already finished: a later finish does not overwrite it.

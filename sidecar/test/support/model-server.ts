@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { listenOnFreePort } from './loopback-server';
+import { type CacheUsage, MAX_BREAKPOINTS, PromptCache } from './prompt-cache';
 
 export type ScriptedBlock =
   | { type: 'text'; text: string }
@@ -24,8 +25,16 @@ export type ScriptedReply =
       content: ScriptedBlock[];
       /** default: 'max_tokens' if a tool_use is truncated, else 'tool_use' if any tool_use, else 'end_turn' */
       stop_reason?: StopReason;
-      /** defaults: input ≈ request body length / 4, output ≈ generated characters / 4 (at least 1) */
-      usage?: { input_tokens?: number; output_tokens?: number };
+      /**
+       * defaults: input ≈ request body length / 4, split by the prompt cache into read, written and the rest;
+       * output ≈ generated characters / 4 (at least 1). A scripted input_tokens bypasses the cache.
+       */
+      usage?: {
+        input_tokens?: number;
+        output_tokens?: number;
+        cache_read_input_tokens?: number;
+        cache_creation_input_tokens?: number;
+      };
       /** delay between SSE events, ms (default 0) */
       delayMs?: number;
       /** after sending the blocks, keep the stream open without message_stop until the client disconnects */
@@ -64,6 +73,8 @@ export interface ModelServer {
   /** e.g. http://127.0.0.1:PORT — the SDK baseURL */
   url: string;
   requests: RecordedRequest[];
+  /** The prompt cache the server keeps across requests (its totals give a hit ratio). */
+  cache: PromptCache;
   enqueue(...replies: ScriptedReply[]): void;
   /** resolves when at least n requests have arrived */
   waitForRequests(n: number): Promise<void>;
@@ -217,7 +228,13 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startModelServer(opts: { requireKey?: string } = {}): Promise<ModelServer> {
+export async function startModelServer(
+  opts: {
+    requireKey?: string /** the shortest prefix cached (default 1024 tokens, as the API) */;
+    cacheMinTokens?: number;
+  } = {},
+): Promise<ModelServer> {
+  const cache = new PromptCache(opts.cacheMinTokens);
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -270,7 +287,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
     return () => !gone && !res.destroyed && !res.writableEnded;
   };
 
-  const sendStream = async (res: ServerResponse, reply: StreamReply, model: string, inputTokens: number) => {
+  const sendStream = async (res: ServerResponse, reply: StreamReply, model: string, input: CacheUsage) => {
     const blocks = withIds(reply.content ?? []);
     const delayMs = reply.kind === 'stream_error' ? 0 : (reply.delayMs ?? 0);
     res.writeHead(200, {
@@ -295,7 +312,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
             content: [],
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: inputTokens, output_tokens: 1 },
+            usage: { ...input, output_tokens: 1 },
           },
         },
       },
@@ -321,7 +338,8 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
             data: {
               type: 'message_delta',
               delta: { stop_reason: reply.stop_reason ?? defaultStopReason(blocks), stop_sequence: null },
-              usage: { output_tokens: usage.output_tokens ?? estimateTokens(outputChars(blocks)) },
+              // As the API does today: the input counts again, beside the final output count.
+              usage: { ...input, output_tokens: usage.output_tokens ?? estimateTokens(outputChars(blocks)) },
             },
           },
           { name: 'message_stop', data: { type: 'message_stop' } },
@@ -344,7 +362,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
     if (!hang && alive()) res.end();
   };
 
-  const sendMessage = (res: ServerResponse, reply: FinalReply, model: string, inputTokens: number) => {
+  const sendMessage = (res: ServerResponse, reply: FinalReply, model: string, input: CacheUsage) => {
     if (reply.kind === 'http_error') {
       sendJson(res, reply.status, errorBody(reply.type, reply.message), reply.headers);
       return;
@@ -371,7 +389,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
         stop_reason: reply.stop_reason ?? defaultStopReason(blocks),
         stop_sequence: null,
         usage: {
-          input_tokens: inputTokens,
+          ...input,
           output_tokens: reply.usage?.output_tokens ?? estimateTokens(outputChars(blocks)),
         },
       }),
@@ -442,14 +460,25 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
       return;
     }
     const model = typeof body.model === 'string' ? body.model : '';
-    const inputTokens =
-      reply.kind === 'message' || reply.kind === undefined
-        ? (reply.usage?.input_tokens ?? estimateTokens(raw.length))
-        : estimateTokens(raw.length);
+    const breakpoints = PromptCache.breakpoints(body);
+    if (breakpoints > MAX_BREAKPOINTS) {
+      const message = `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
+      sendJson(res, 400, errorBody('invalid_request_error', message), noRetry);
+      return;
+    }
+    const scripted = reply.kind === 'message' || reply.kind === undefined ? reply.usage : undefined;
+    const input: CacheUsage =
+      scripted?.input_tokens !== undefined
+        ? {
+            input_tokens: scripted.input_tokens,
+            cache_read_input_tokens: scripted.cache_read_input_tokens ?? 0,
+            cache_creation_input_tokens: scripted.cache_creation_input_tokens ?? 0,
+          }
+        : cache.use(body, estimateTokens(raw.length));
     if (body.stream === true && reply.kind !== 'http_error') {
-      await sendStream(res, reply, model, inputTokens);
+      await sendStream(res, reply, model, input);
     } else {
-      sendMessage(res, reply, model, inputTokens);
+      sendMessage(res, reply, model, input);
     }
   };
 
@@ -482,6 +511,7 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    cache,
     enqueue(...replies) {
       queue.push(...replies);
     },
@@ -517,4 +547,11 @@ export async function startModelServer(opts: { requireKey?: string } = {}): Prom
       disconnectWaiters = [];
     },
   };
+}
+
+/** The system prompt's text, whether the request sent it as a string or as text blocks. */
+export function systemText(body: MessagesRequestBody): string {
+  if (typeof body.system === 'string') return body.system;
+  if (!Array.isArray(body.system)) return '';
+  return body.system.map((block: { text?: string }) => block.text ?? '').join('');
 }

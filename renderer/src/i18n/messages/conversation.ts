@@ -27,6 +27,10 @@ const en = {
   'conversation.status.cancelled': 'Cancelled',
   'conversation.retry': 'Retry',
   'conversation.openSettings': 'Open settings',
+  'conversation.usage': '{input} in · {output} out',
+  'conversation.usageCached': '{input} in · {read} from cache · {written} to cache · {output} out',
+  'conversation.usageLabel':
+    'Tokens this turn used: input the model read fresh, input served from and written to the prompt cache, and output',
 
   'tool.status.pending': 'Pending',
   'tool.status.waitingApproval': 'Waiting for approval',
@@ -108,6 +112,9 @@ export const conversationMessages: AreaMessages<keyof typeof en> = {
     'conversation.status.cancelled': '已取消',
     'conversation.retry': '重试',
     'conversation.openSettings': '打开设置',
+    'conversation.usage': '输入 {input} · 输出 {output}',
+    'conversation.usageCached': '输入 {input} · 缓存读取 {read} · 缓存写入 {written} · 输出 {output}',
+    'conversation.usageLabel': '本轮使用的令牌：新读取的输入、从提示缓存读取和写入的输入，以及输出',
 
     'tool.status.pending': '等待中',
     'tool.status.waitingApproval': '等待批准',
