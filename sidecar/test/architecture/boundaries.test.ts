@@ -1,12 +1,21 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` in plain strings is planted source text, the data under test.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, importViolation, LAYERS, LEAVES, reachable, zoneOf } from './layer-rules';
+import { importsOf, scanImports } from './import-scanner';
+import {
+  importViolation,
+  LAYERS,
+  reachable,
+  TYPE_ONLY,
+  unreadableLoadViolation,
+  zoneOf,
+} from './layer-rules';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** Every tree the rules cover; this folder holds planted violations as data and is left out. */
-const TREES = ['sidecar/src', 'sidecar/test', 'renderer', 'electron', 'scripts'];
+const TREES = ['sidecar/src', 'sidecar/bin', 'sidecar/test', 'renderer', 'electron', 'scripts'];
 const SKIP = ['node_modules', 'dist', 'sidecar/test/architecture'];
 
 function codeFiles(): string[] {
@@ -22,7 +31,11 @@ function codeFiles(): string[] {
 }
 
 function violations(rel: string, source: string): string[] {
-  return importsOf(source).flatMap((spec) => importViolation(rel, spec) ?? []);
+  const { refs, unreadable } = scanImports(source);
+  return [
+    ...refs.flatMap((ref) => importViolation(rel, ref.spec, ref.typeOnly) ?? []),
+    ...unreadable.flatMap((load) => unreadableLoadViolation(rel, load) ?? []),
+  ];
 }
 
 describe('architecture', () => {
@@ -45,7 +58,9 @@ describe('architecture', () => {
     expect(LAYERS.cli).toEqual(['application', 'protocol']);
     expect(reachable('agent').has('application')).toBe(false);
     expect(reachable('store').has('tools')).toBe(false);
-    expect([...reachable('protocol')].sort()).toEqual(['protocol', ...LEAVES].sort());
+    expect([...reachable('protocol')]).toEqual(['protocol']);
+    expect(LAYERS.context).not.toContain('tools');
+    expect(TYPE_ONLY).toEqual({ context: ['tools'] });
     for (const layer of Object.keys(LAYERS)) {
       if (layer !== 'main') expect(reachable(layer).has('main'), layer).toBe(false);
     }
@@ -181,6 +196,102 @@ describe('the checker catches a planted violation of each kind', () => {
       /desktop-host test uses/,
     ],
     [
+      'protocol using a leaf',
+      'sidecar/src/protocol/x.ts',
+      "import { log } from '../log/logger';",
+      /protocol may not use log/,
+    ],
+    [
+      'protocol using a Node module',
+      'sidecar/src/protocol/x.ts',
+      "import fs from 'node:fs';",
+      /protocol may use no package but zod/,
+    ],
+    [
+      'protocol using another package',
+      'sidecar/src/protocol/x.ts',
+      "export { nanoid } from 'nanoid';",
+      /protocol may use no package but zod/,
+    ],
+    [
+      'context running a tool',
+      'sidecar/src/context/x.ts',
+      "import { ToolRegistry } from '../tools/tool-registry';",
+      /context may use tools through import type only/,
+    ],
+    [
+      'context loading tools for an inline type',
+      'sidecar/src/context/x.ts',
+      "import { type ToolSource } from '../tools/tool-source';",
+      /context may use tools through import type only/,
+    ],
+    [
+      'context loading tools lazily',
+      'sidecar/src/context/x.ts',
+      "const t = await import('../tools/tool-source');",
+      /context may use tools through import type only/,
+    ],
+    [
+      'a layer importing upwards through a template',
+      'sidecar/src/store/x.ts',
+      'const a = await import(`../agent/agent-runtime.js`);',
+      /store may not use agent/,
+    ],
+    [
+      'a module chosen at run time by a template',
+      'sidecar/src/tools/x.ts',
+      'const t = await import(`./builtin/${name}.js`);',
+      /named at run time/,
+    ],
+    [
+      'a module chosen at run time by a variable',
+      'sidecar/src/kernels/x.ts',
+      'const t = require(name);',
+      /named at run time/,
+    ],
+    [
+      'a module chosen at run time in the renderer',
+      'renderer/src/x.ts',
+      'const screen = await import(/* @vite-ignore */ url);',
+      /named at run time/,
+    ],
+    [
+      'kernels using tools through a made require',
+      'sidecar/src/kernels/x.ts',
+      "const load = createRequire(import.meta.url);\nconst t = load('../tools/tool');",
+      /kernels may not use tools/,
+    ],
+    [
+      'the renderer loading a sidecar package through a made require',
+      'renderer/src/x.ts',
+      "const W = createRequire(import.meta.url)('ws');",
+      /Node-only or sidecar-only/,
+    ],
+    [
+      'a made require resolving from another base',
+      'sidecar/src/kernels/x.ts',
+      "const t = createRequire(base)('./driver');",
+      /relative to base, not this file/,
+    ],
+    [
+      'a made require handed on',
+      'electron/src/x.ts',
+      'export const load = () => createRequire(import.meta.url);',
+      /named at run time/,
+    ],
+    [
+      'the launcher reaching past the program',
+      'sidecar/bin/x.mjs',
+      "const { startServer } = await import('../src/server/start-server.ts');",
+      /starts sidecar\/src\/main.ts only/,
+    ],
+    [
+      'the launcher loading another package',
+      'sidecar/bin/x.mjs',
+      "import fs from 'node:fs';",
+      /loads tsx and the program only/,
+    ],
+    [
       'a script importing the renderer',
       'scripts/x.mjs',
       "import { App } from '../renderer/src/components/App';",
@@ -208,6 +319,23 @@ describe('the checker catches a planted violation of each kind', () => {
     expect(
       violations('electron/src/x.ts', "import { k } from '../../sidecar/src/secrets/keytar-store';"),
     ).toEqual([]);
+    expect(
+      violations('sidecar/src/protocol/x.ts', "import { z } from 'zod';\nimport { E } from './errors';"),
+    ).toEqual([]);
+    expect(
+      violations(
+        'sidecar/src/context/x.ts',
+        "import type { T } from '../tools/tool-source';\nexport type { U } from '../tools/tool';",
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        'sidecar/bin/cairn.mjs',
+        "import { register } from 'tsx/esm/api';\nconst { main } = await import('../src/main.ts');",
+      ),
+    ).toEqual([]);
+    // Tests write programs for child processes as strings; what those load is theirs to choose.
+    expect(violations('sidecar/test/store/x.test.ts', 'await import(`${lockModule}`);')).toEqual([]);
   });
 
   it('reads every form of import', () => {
@@ -223,6 +351,28 @@ describe('the checker catches a planted violation of each kind', () => {
       'import {\n  i,\n  j,\n} from "./ij";',
     ].join('\n');
     expect(importsOf(source)).toEqual(['./a', './b', './c', './d', './e', './f', './g', './h', './ij']);
+    const loads = [
+      'const k = await import(`./k`);',
+      "const l = require(`./l`), m = await import(/* @vite-ignore */ './m');",
+      "const n = createRequire(import.meta.url)('./n');",
+      "const load = createRequire(import.meta.url);\nload('./o');",
+      "import { createRequire as make } from 'node:module';\nconst p = make(__filename)('./p');",
+      "const q = createRequire(import.meta.url).resolve('./q');",
+    ].join('\n');
+    expect(importsOf(loads)).toEqual(['./k', './l', './m', './n', './o', 'node:module', './p']);
+    expect(scanImports(loads).unreadable).toEqual([]);
+    expect(scanImports('import(`./${a}`); require(b); createRequire(c)(`./${d}`);').unreadable).toEqual([
+      'import(`./${a}`)',
+      'require(b)',
+      'createRequire(c)(`./${d}`)',
+    ]);
+    const typeOnly = (text: string) => scanImports(text).refs.map((ref) => ref.typeOnly);
+    expect(
+      typeOnly("import type { A } from './a';\nexport type * from './b';\nimport type C from './c';"),
+    ).toEqual([true, true, true]);
+    expect(
+      typeOnly("import { type A } from './a';\nimport type, { B } from './b';\nimport type from './c';"),
+    ).toEqual([false, false, false]);
     expect(zoneOf('sidecar/test/support/harness.ts')).toEqual({ kind: 'support' });
   });
 });

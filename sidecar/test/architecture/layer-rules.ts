@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * The layers of the sidecar and which others each may use (DESIGN.md's module table). Leaves anyone may
- * use are added to every row; a folder may always use itself.
+ * use are added to every row but protocol's; a folder may always use itself.
  */
 export const LEAVES = ['config', 'log', 'secrets', 'process', 'errors'] as const;
 
@@ -14,15 +14,36 @@ export const LAYERS: Record<string, string[]> = {
   cli: ['application', 'protocol'],
   application: ['agent', 'context', 'tools', 'kernels', 'mcp', 'store', 'protocol'],
   agent: ['context', 'tools', 'store', 'protocol'],
-  context: ['tools', 'kernels', 'store', 'protocol'],
+  // context sits beside tools: it may know their shapes (TYPE_ONLY), not run them.
+  context: ['kernels', 'store', 'protocol'],
   tools: ['kernels', 'mcp', 'store', 'protocol'],
   kernels: ['store', 'protocol'],
   mcp: ['store', 'protocol'],
   store: ['protocol'],
+  // The wire shapes go to the renderer and the host as they are: zod and each other, not even the leaves.
   protocol: [],
   // Leaves use each other and the wire shapes (errors carry protocol's codes), nothing above.
   ...Object.fromEntries(LEAVES.map((leaf) => [leaf, ['protocol', ...LEAVES.filter((l) => l !== leaf)]])),
 };
+
+/** Layers a layer may use through `import type` / `export type` only: erased at compile time. */
+export const TYPE_ONLY: Record<string, string[]> = {
+  context: ['tools'],
+};
+
+/** Layers that may use only the packages listed (any other layer may use any package). */
+export const PACKAGES: Record<string, string[]> = {
+  protocol: ['zod'],
+};
+
+/** Layers that do not get the leaves added to their row. */
+const WITHOUT_LEAVES = new Set(['protocol']);
+
+const leavesOf = (layer: string): readonly string[] => (WITHOUT_LEAVES.has(layer) ? [] : LEAVES);
+
+/** What sidecar/bin's launcher may load: tsx, to run the sources, and the program. */
+const BIN_PACKAGES = ['tsx'];
+const BIN_TARGET = 'sidecar/src/main';
 
 /** What the desktop host may take from the sidecar: shapes, and process-level facts both apply. */
 const ELECTRON_MAY_USE = [
@@ -57,17 +78,6 @@ const AGENT_PACKAGES = [
   '@jupyterlab/services',
 ];
 
-/** Every module a file names: static imports and re-exports, dynamic import(), require(), import = require. */
-export function importsOf(source: string): string[] {
-  const specifiers: string[] = [];
-  const pattern =
-    /(?:^|[^\w.$])(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[^\w.$])import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[^\w.$])import\s+['"]([^'"]+)['"]|(?:^|[^\w.$])require\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
-  for (const match of source.matchAll(pattern)) {
-    specifiers.push((match[1] ?? match[2] ?? match[3] ?? match[4])!);
-  }
-  return specifiers;
-}
-
 /** The layer of a file under sidecar/src (its first folder, or the file's own name at the top). */
 export function sidecarLayerOf(rel: string): string | null {
   if (!rel.startsWith('sidecar/src/')) return null;
@@ -75,13 +85,13 @@ export function sidecarLayerOf(rel: string): string | null {
   return first.replace(/\.(ts|mts)$/, '');
 }
 
-/** A layer and everything below it that it may reach, through the arrows. */
+/** A layer and everything below it that it may reach, through the arrows (type-only ones too). */
 export function reachable(layer: string): Set<string> {
   const seen = new Set<string>([layer]);
   const queue = [layer];
   while (queue.length > 0) {
     const next = queue.pop()!;
-    for (const to of [...(LAYERS[next] ?? []), ...LEAVES]) {
+    for (const to of [...(LAYERS[next] ?? []), ...(TYPE_ONLY[next] ?? []), ...leavesOf(next)]) {
       if (!seen.has(to)) {
         seen.add(to);
         queue.push(to);
@@ -99,6 +109,7 @@ const isPackageIn = (spec: string, list: string[]) =>
 /** Where a file sits, which decides what it may import. */
 type Zone =
   | { kind: 'sidecar'; layer: string }
+  | { kind: 'sidecar-bin' }
   | { kind: 'sidecar-test'; layer: string | null }
   | { kind: 'renderer' }
   | { kind: 'renderer-test' }
@@ -110,6 +121,7 @@ type Zone =
 
 export function zoneOf(rel: string): Zone | null {
   if (rel.startsWith('sidecar/src/')) return { kind: 'sidecar', layer: sidecarLayerOf(rel)! };
+  if (rel.startsWith('sidecar/bin/')) return { kind: 'sidecar-bin' };
   if (rel.startsWith('sidecar/test/')) {
     if (!isTestFile(rel)) return { kind: 'support' };
     const parts = rel.slice('sidecar/test/'.length).split('/');
@@ -141,9 +153,9 @@ const isTestTree = (target: string) =>
 
 /**
  * What is wrong with one import of one file (paths relative to the repository, `/`-separated), or null.
- * `target` is the resolved relative import, or null for a package.
+ * `target` is the resolved relative import, or null for a package. `typeOnly`: an `import type`.
  */
-export function importViolation(rel: string, spec: string): string | null {
+export function importViolation(rel: string, spec: string, typeOnly = false): string | null {
   const zone = zoneOf(rel);
   if (!zone) return null;
   const relative = spec.startsWith('.');
@@ -157,13 +169,28 @@ export function importViolation(rel: string, spec: string): string | null {
 
   switch (zone.kind) {
     case 'sidecar': {
-      if (!target) return null;
+      if (!target) {
+        const packages = PACKAGES[zone.layer];
+        if (!packages || isPackageIn(spec, packages)) return null;
+        return `${where}: ${zone.layer} may use no package but ${packages.join(', ')}`;
+      }
       if (!inTree(target, 'sidecar/src')) return `${where}: a sidecar layer reaches outside sidecar/src`;
       const allowed = LAYERS[zone.layer];
       if (!allowed) return `${rel}: unknown sidecar folder "${zone.layer}" (add it to the layer table)`;
       if (targetLayer === zone.layer) return null;
-      if (allowed.includes(targetLayer!) || (LEAVES as readonly string[]).includes(targetLayer!)) return null;
+      if (allowed.includes(targetLayer!) || leavesOf(zone.layer).includes(targetLayer!)) return null;
+      if (TYPE_ONLY[zone.layer]?.includes(targetLayer!)) {
+        return typeOnly ? null : `${where}: ${zone.layer} may use ${targetLayer} through import type only`;
+      }
       return `${where}: ${zone.layer} may not use ${targetLayer}`;
+    }
+    case 'sidecar-bin': {
+      if (!target) {
+        return isPackageIn(spec, BIN_PACKAGES)
+          ? null
+          : `${where}: the launcher loads tsx and the program only`;
+      }
+      return target === BIN_TARGET ? null : `${where}: the launcher starts sidecar/src/main.ts only`;
     }
     case 'sidecar-test': {
       if (!target || !inTree(target, 'sidecar/src')) return null;
@@ -224,4 +251,17 @@ export function importViolation(rel: string, spec: string): string | null {
     case 'support':
       return null;
   }
+}
+
+/** Zones that ship: a module loaded there must be named in the text, or these rules cannot check it. */
+const SHIPPED = new Set<Zone['kind']>(['sidecar', 'sidecar-bin', 'renderer', 'electron']);
+
+/**
+ * What is wrong with a load whose module is chosen at run time (`import(`./${x}`)`, `require(name)`), or
+ * null. Tests and scripts may: they write programs for child processes as strings and load what they build.
+ */
+export function unreadableLoadViolation(rel: string, load: string): string | null {
+  const zone = zoneOf(rel);
+  if (!zone || !SHIPPED.has(zone.kind)) return null;
+  return `${rel} loads ${load}: a module named at run time escapes these rules (name it with a string)`;
 }
