@@ -338,6 +338,9 @@ describe('Cairn in a browser, against a real sidecar', () => {
         box.evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, view: el.clientHeight }));
       const { height, view } = await scroll();
       expect(height).toBeGreaterThan(view);
+      // While the end of the box is out of sight, a note under it says there is more.
+      const more = approval.getByText('More below: 300 lines in all, scroll to read to the end.');
+      expect(await more.isVisible()).toBe(true);
       await approval.scrollIntoViewIfNeeded();
       const viewport = page.viewportSize()?.height ?? 0;
       for (const name of ['Allow', 'Deny']) {
@@ -350,6 +353,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await box.focus();
       await page.keyboard.press('End');
       await expect.poll(async () => (await scroll()).top, { timeout: UI_WAIT }).toBeGreaterThan(0);
+      await expect.poll(() => more.count(), { timeout: UI_WAIT }).toBe(0);
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
 

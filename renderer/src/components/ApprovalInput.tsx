@@ -1,13 +1,16 @@
-import { memo, useId, useMemo } from 'react';
+import { memo, useId, useMemo, useRef } from 'react';
 import { type Translate, useT } from '../i18n/i18n';
 import { CodeView } from './CodeView';
 import { languageForPath } from './code-language';
 import { DiffView } from './DiffView';
+import { type DiffLine, diffLines } from './line-diff';
+import { MarkedText } from './MarkedText';
 import { execCommandLine, inputField, inputText, prettyJson } from './tool-summary';
+import { useMoreBelow } from './use-more-below';
 
 type Part =
   | { kind: 'code'; label: string; code: string; language: string | null }
-  | { kind: 'diff'; label: string; oldText: string; newText: string }
+  | { kind: 'diff'; label: string; lines: DiffLine[] }
   | { kind: 'path'; label: string; path: string }
   | { kind: 'note'; text: string };
 
@@ -59,7 +62,7 @@ function toolParts(name: string, input: unknown, t: Translate): Shown | null {
       const replaceAll = inputField(input, 'replace_all');
       const parts: Part[] = [
         { kind: 'path', label: t('question.approval.file'), path },
-        { kind: 'diff', label: t('question.approval.changes'), oldText, newText },
+        { kind: 'diff', label: t('question.approval.changes'), lines: diffLines(oldText, newText) },
       ];
       if (replaceAll === true) parts.push({ kind: 'note', text: t('question.approval.replaceAll') });
       const fields = ['path', 'old_string', 'new_string'];
@@ -93,21 +96,52 @@ function approvalParts(name: string, input: unknown, t: Translate): Part[] {
   return [...shown.parts, { kind: 'code', label, code: prettyJson(rest), language: 'json' }];
 }
 
+type BoxPart = Extract<Part, { kind: 'code' | 'diff' }>;
+
+/** How many lines a part's box holds. */
+function lineCount(part: BoxPart): number {
+  return part.kind === 'diff' ? part.lines.length : part.code.replace(/\n$/, '').split('\n').length;
+}
+
+/** A code or diff part: a capped box, and below it a note while there is more under its bottom edge. */
+function BoxPartView({ part }: { part: BoxPart }) {
+  const t = useT();
+  const labelId = useId();
+  const section = useRef<HTMLElement>(null);
+  const more = useMoreBelow(section, part);
+  const lines = lineCount(part);
+  return (
+    <section ref={section} className="approval-part" aria-labelledby={labelId}>
+      <h4 id={labelId} className="approval-label">
+        {part.label}
+      </h4>
+      {part.kind === 'diff' ? (
+        <DiffView lines={part.lines} />
+      ) : (
+        <CodeView code={part.code} language={part.language} />
+      )}
+      {/* The box is capped in height: without this, its end could pass unseen before Allow. */}
+      {more && (
+        <p className="approval-more">
+          {lines > 1 ? t('question.approval.moreLines', { lines }) : t('question.approval.more')}
+        </p>
+      )}
+    </section>
+  );
+}
+
 function PartView({ part }: { part: Part }) {
   const labelId = useId();
   if (part.kind === 'note') return <p className="approval-note">{part.text}</p>;
+  if (part.kind !== 'path') return <BoxPartView part={part} />;
   return (
     <section className="approval-part" aria-labelledby={labelId}>
       <h4 id={labelId} className="approval-label">
         {part.label}
       </h4>
-      {part.kind === 'path' ? (
-        <code className="approval-path">{part.path}</code>
-      ) : part.kind === 'diff' ? (
-        <DiffView oldText={part.oldText} newText={part.newText} />
-      ) : (
-        <CodeView code={part.code} language={part.language} />
-      )}
+      <code className="approval-path">
+        <MarkedText text={part.path} />
+      </code>
     </section>
   );
 }
@@ -115,6 +149,7 @@ function PartView({ part }: { part: Part }) {
 /**
  * The whole input of a tool call waiting for approval, as the tool will run it: a command, a file's new
  * content, an edit's diff, code, or JSON. Nothing is cut; long parts scroll inside their own box.
+ * Invisible and direction-changing characters show as markers, so the text reads as the tool gets it.
  */
 export const ApprovalInput = memo(function ApprovalInput({ name, input }: { name: string; input: unknown }) {
   const t = useT();

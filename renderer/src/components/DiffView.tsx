@@ -1,14 +1,15 @@
-import { memo, useMemo } from 'react';
-import { diffLines } from './line-diff';
+import { memo } from 'react';
+import type { DiffLine } from './line-diff';
+import { MarkedText } from './MarkedText';
 
 const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
 
 /**
- * The change from `oldText` to `newText` as a unified-style diff: every line, removed ones in red with
- * "-", added ones in green with "+" (the signs carry the meaning without colour). Scrolls in its box.
+ * The lines of a diff (`diffLines`) as a unified-style diff: every line, removed ones in red with "-",
+ * added ones in green with "+" (the signs carry the meaning without colour). Scrolls in its box.
+ * Invisible characters show as markers.
  */
-export const DiffView = memo(function DiffView({ oldText, newText }: { oldText: string; newText: string }) {
-  const lines = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
+export const DiffView = memo(function DiffView({ lines }: { lines: DiffLine[] }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
     <pre className="tool-card-pre diff-view" tabIndex={0}>
@@ -20,7 +21,7 @@ export const DiffView = memo(function DiffView({ oldText, newText }: { oldText: 
             <span className="diff-sign" aria-hidden="true">
               {SIGNS[line.kind]}
             </span>
-            {line.text}
+            <MarkedText text={line.text} />
             {'\n'}
           </Line>
         );

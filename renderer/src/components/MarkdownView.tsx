@@ -148,15 +148,22 @@ function CopyButton({ text }: { text: string }) {
 
 /**
  * A fenced code block: language label and a Copy button above the (highlighted) code. A caller that makes
- * the code a scrolling box passes `tabIndex`, so it can be scrolled by keyboard.
+ * the code a scrolling box passes `tabIndex`, so it can be scrolled by keyboard; one that shows the code
+ * otherwise than it is passes `copyText`, what Copy puts on the clipboard.
  */
-export function CodeBlock({ node, children, className, tabIndex }: ComponentProps<'pre'> & ExtraProps) {
+export function CodeBlock({
+  node,
+  children,
+  className,
+  tabIndex,
+  copyText,
+}: ComponentProps<'pre'> & ExtraProps & { copyText?: string }) {
   const t = useT();
   const code = node?.children.find(
     (child): child is HastElement => child.type === 'element' && child.tagName === 'code',
   );
   const language = code ? codeLanguage(code) : null;
-  const text = code ? hastText(code).replace(/\n$/, '') : '';
+  const text = copyText ?? (code ? hastText(code).replace(/\n$/, '') : '');
   return (
     <div className="md-code">
       <div className="md-code-header">

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Question } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { ApprovalInput } from './ApprovalInput';
+import { countInvisibleIn } from './invisible-chars';
+import { MarkedText } from './MarkedText';
 
 type Phase = { state: 'idle' } | { state: 'sending'; answer: string } | { state: 'sent'; answer: string };
 
@@ -23,6 +25,7 @@ export function QuestionCard({
   const t = useT();
   const titleId = useId();
   const inputId = useId();
+  const warningId = useId();
   const [phase, setPhase] = useState<Phase>({ state: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
@@ -78,6 +81,11 @@ export function QuestionCard({
   }
 
   const toolName = question.tool?.name ?? null;
+  // Counted over the input itself, every field: the views above show each of them as markers.
+  const invisible = useMemo(
+    () => (approval ? countInvisibleIn(question.tool ? question.tool.input : question.question) : 0),
+    [approval, question.tool, question.question],
+  );
 
   return (
     <section className={classes.join(' ')} aria-labelledby={titleId} aria-busy={busy && outcome === null}>
@@ -90,7 +98,16 @@ export function QuestionCard({
           {question.tool && <ApprovalInput name={question.tool.name} input={question.tool.input} />}
           {/* The server's sentence repeats the tool and its input; it is only needed when they are missing. */}
           {!question.tool && question.question !== '' && (
-            <p className="question-card-text">{question.question}</p>
+            <p className="question-card-text">
+              <MarkedText text={question.question} />
+            </p>
+          )}
+          {invisible > 0 && (
+            <p id={warningId} className="approval-warning">
+              {invisible === 1
+                ? t('question.approval.invisibleOne')
+                : t('question.approval.invisible', { count: invisible })}
+            </p>
           )}
         </>
       ) : (
@@ -112,6 +129,7 @@ export function QuestionCard({
             type="button"
             className="conv-button conv-button--primary"
             disabled={busy}
+            aria-describedby={invisible > 0 ? warningId : undefined}
             onClick={() => send('allow')}
           >
             {t('question.approval.allow')}

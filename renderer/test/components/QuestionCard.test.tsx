@@ -210,6 +210,79 @@ describe('QuestionCard — approvals show the whole input', () => {
   });
 });
 
+describe('QuestionCard — approvals show hidden characters', () => {
+  const tool = (name: string, input: unknown) => approval({ tool: { name, input } });
+  const card = (name: string) => screen.getByRole('region', { name: `Allow ${name}?` });
+  const markers = (name: string) =>
+    [...card(name).querySelectorAll('.invisible-char')].map((marker) => marker.textContent);
+  const warning = () => screen.queryByText(/hidden or direction-changing/);
+
+  it("shows a Write path's right-to-left override and its content's zero-width space, and warns", () => {
+    renderCard(tool('Write', { path: 'notes\u202Etxt.sh', content: 'echo hi\u200B\n' }), vi.fn());
+    // The path reads as the tool gets it, not as "noteshs.txt".
+    expect(partText('File')).toBe('notes⟨U+202E⟩txt.sh');
+    expect(partText('Content to write')).toBe('echo hi⟨U+200B⟩\n');
+    expect(markers('Write')).toEqual(['⟨U+202E⟩', '⟨U+200B⟩']);
+    // None of the characters themselves reaches the page.
+    expect(card('Write').textContent).not.toMatch(/[\u202E\u200B]/);
+    expect(warning()?.textContent).toBe(
+      'This input contains 2 hidden or direction-changing characters, shown as ⟨U+…⟩ markers. Check it before allowing.',
+    );
+    // The warning sits above Allow and is read out with it.
+    const allow = button('Allow');
+    expect(allow.getAttribute('aria-describedby')).toBe(warning()?.id);
+    expect(warning()!.compareDocumentPosition(allow) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("marks a command's hidden characters yet copies the command as it is", async () => {
+    const command = 'echo ok\u2066 && rm -rf ~\u2069';
+    renderCard(tool('Bash', { command }), vi.fn());
+    expect(partText('Command')).toBe('echo ok⟨U+2066⟩ && rm -rf ~⟨U+2069⟩');
+    // Still highlighted as shell: the markers go in after highlighting.
+    expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo');
+    expect(markers('Bash')).toEqual(['⟨U+2066⟩', '⟨U+2069⟩']);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy code' }));
+    });
+    expect(await navigator.clipboard.readText()).toBe(command);
+  });
+
+  it("marks the hidden characters in an Edit's diff and in the arguments shown as JSON", () => {
+    renderCard(
+      tool('Edit', {
+        path: 'src/a.ts',
+        old_string: 'const ok = true;\nconst role = "user";\n',
+        new_string: 'const ok = true;\nconst role = "user\u202E\u2066admin\u2069\u2066";\n',
+        note: 'see\u{E0041}',
+      }),
+      vi.fn(),
+    );
+    const lines = (role: string) => screen.queryAllByRole(role).map((line) => line.textContent);
+    expect(lines('deletion')).toEqual(['-const role = "user";\n']);
+    expect(lines('insertion')).toEqual(['+const role = "user⟨U+202E⟩⟨U+2066⟩admin⟨U+2069⟩⟨U+2066⟩";\n']);
+    expect(partText('Other arguments')).toBe('{\n  "note": "see⟨U+E0041⟩"\n}');
+    expect(warning()?.textContent).toContain('contains 5 hidden');
+  });
+
+  it('says "1 character" for one, and warns of nothing in plain input or Windows line ends', () => {
+    const { update } = renderCard(tool('Bash', { command: 'ls\u00AD -la' }), vi.fn());
+    expect(warning()?.textContent).toBe(
+      'This input contains 1 hidden or direction-changing character, shown as a ⟨U+…⟩ marker. Check it before allowing.',
+    );
+    update(tool('Write', { path: 'a.txt', content: 'one\r\ntwo\r\n' }));
+    expect(warning()).toBeNull();
+    expect(card('Write').querySelector('.invisible-char')).toBeNull();
+    expect(button('Allow').hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('warns in Chinese', () => {
+    renderCard(tool('Bash', { command: 'ls\u200B' }), vi.fn(), 'zh-CN');
+    expect(screen.getByText(/隐藏或改变文字方向的字符/).textContent).toBe(
+      '此输入包含 1 个隐藏或改变文字方向的字符，已显示为 ⟨U+…⟩ 标记。允许前请仔细检查。',
+    );
+  });
+});
+
 describe('QuestionCard — questions', () => {
   it('answers with an option', async () => {
     const answer = controlledAnswer();

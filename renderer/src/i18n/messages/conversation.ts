@@ -73,6 +73,12 @@ const en = {
   'question.approval.replaceAll': 'Every occurrence in the file is replaced.',
   'question.approval.code': 'Python code',
   'question.approval.otherArguments': 'Other arguments',
+  'question.approval.invisibleOne':
+    'This input contains 1 hidden or direction-changing character, shown as a ⟨U+…⟩ marker. Check it before allowing.',
+  'question.approval.invisible':
+    'This input contains {count} hidden or direction-changing characters, shown as ⟨U+…⟩ markers. Check it before allowing.',
+  'question.approval.more': 'More below: scroll to read to the end.',
+  'question.approval.moreLines': 'More below: {lines} lines in all, scroll to read to the end.',
   'question.freeLabel': 'Your answer',
   'question.freePlaceholder': 'Type your own answer',
   'question.answer': 'Answer',
@@ -157,6 +163,12 @@ export const conversationMessages: AreaMessages<keyof typeof en> = {
     'question.approval.replaceAll': '将替换文件中所有匹配之处。',
     'question.approval.code': 'Python 代码',
     'question.approval.otherArguments': '其他参数',
+    'question.approval.invisibleOne':
+      '此输入包含 1 个隐藏或改变文字方向的字符，已显示为 ⟨U+…⟩ 标记。允许前请仔细检查。',
+    'question.approval.invisible':
+      '此输入包含 {count} 个隐藏或改变文字方向的字符，已显示为 ⟨U+…⟩ 标记。允许前请仔细检查。',
+    'question.approval.more': '下方还有内容：请滚动读到末尾。',
+    'question.approval.moreLines': '下方还有内容：共 {lines} 行，请滚动读到末尾。',
     'question.freeLabel': '你的回答',
     'question.freePlaceholder': '输入你自己的回答',
     'question.answer': '回答',
