@@ -4,6 +4,7 @@ import { type Translate, useI18n } from '../i18n/i18n';
 import type { ToolCardState } from '../state/turn-view';
 import { AnsiText, ansiToPlainText } from './AnsiText';
 import { clipLines } from './clip-lines';
+import { MarkedText } from './MarkedText';
 import { hasMcpResultFile, McpResultDownload } from './mcp/McpResultDownload';
 import { prettyJson, summarizeToolInput } from './tool-summary';
 
@@ -282,7 +283,7 @@ export const ToolCard = memo(function ToolCard({
         </span>
         <span className="tool-card-name">{card.name}</span>
         <span className="tool-card-summary" title={summary}>
-          {summary}
+          <MarkedText text={summary} />
         </span>
         <span className={`tool-status tool-status--${card.status}`}>{t(STATUS_KEYS[card.status])}</span>
         {elapsed !== null && <span className="tool-card-elapsed">{elapsed}</span>}

@@ -106,6 +106,15 @@ describe('summarizeToolInput', () => {
 });
 
 describe('ToolCard', () => {
+  it('shows a hidden character in its one-line summary as a marker', () => {
+    const { container } = renderCard(
+      makeCard({ name: 'Write', input: { path: 'notes\u202etxt.sh', content: '' } }),
+    );
+    const summary = container.querySelector('.tool-card-summary')!;
+    expect(summary.querySelector('.invisible-char')?.textContent).toBe('⟨U+202E⟩');
+    expect(summary.textContent).not.toContain('\u202e');
+  });
+
   it('is collapsed by default and shows name, summary, status and duration', () => {
     renderCard(
       makeCard({ name: 'Read', input: { path: 'src/app.ts' }, status: 'completed', durationMs: 1234 }),
