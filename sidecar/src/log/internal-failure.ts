@@ -28,7 +28,8 @@ export function internalFailure(
 /** The failure's first line, short: enough to recognise it, not a stack. */
 function describe(error: unknown): string {
   const raw = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const line = raw.split('\n')[0]!.trim();
-  // It crosses the wire: a secret quoted by a failing library must not.
-  return redact(line.length > 200 ? `${line.slice(0, 197)}…` : line);
+  // It crosses the wire: a secret quoted by a failing library must not. Redacted before it is cut,
+  // so that a secret cut in half (no longer registered, no longer key-shaped) cannot slip through.
+  const line = redact(raw.split('\n')[0]!.trim());
+  return line.length > 200 ? `${line.slice(0, 197)}…` : line;
 }

@@ -20,10 +20,15 @@ const db = () => h.server.core.store.db;
 const log = () => fs.readFileSync(path.join(h.dataDir, 'logs', 'cairn.log'), 'utf8');
 
 /** Runs `fn` while SQLite refuses rows of `table` (a temporary trigger on the sidecar's own connection). */
-async function withFailingInserts<T>(table: string, when: string, fn: () => Promise<T>): Promise<T> {
+async function withFailingInserts<T>(
+  table: string,
+  when: string,
+  fn: () => Promise<T>,
+  message = 'disk I/O error (simulated)',
+): Promise<T> {
   db().exec(
     `CREATE TEMP TRIGGER refuse_${table} BEFORE INSERT ON ${table} WHEN ${when} ` +
-      `BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END;`,
+      `BEGIN SELECT RAISE(ABORT, '${message.replaceAll("'", "''")}'); END;`,
   );
   try {
     return await fn();
@@ -80,6 +85,26 @@ describe('a failure inside Cairn', () => {
     expect(typeof id).toBe('string');
     expect(body.error.message).toContain(String(id));
     expect(log()).toContain(`"error_id":"${id}"`);
+  });
+
+  it('says the failure without the credentials it quotes, in the answer and in the log', async () => {
+    const quoted =
+      'connect https://alice:hunter2-pass@db.example/x?api_key=AKIAQUERYKEY123 failed (Bearer eyJhbGciOi.p.s)';
+    const res = await withFailingInserts('sessions', '1', () => h.api('POST', '/api/sessions', {}), quoted);
+    expect(res.status).toBe(500);
+    const body = ErrorResponse.parse(res.body);
+    expect(body.error.code).toBe('internal');
+    // Still recognisable: the user, host and parameter name stay.
+    expect(body.error.message).toContain('https://alice:[REDACTED]@db.example/x?api_key=[REDACTED] failed');
+    const id = String(body.error.details?.error_id);
+    const entry = log()
+      .split('\n')
+      .find((l) => l.includes(`"error_id":"${id}"`));
+    expect(entry).toContain('alice:[REDACTED]@db.example');
+    for (const secret of ['hunter2-pass', 'AKIAQUERYKEY123', 'eyJhbGciOi.p.s']) {
+      expect(body.error.message).not.toContain(secret);
+      expect(entry).not.toContain(secret);
+    }
   });
 });
 
