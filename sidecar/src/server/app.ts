@@ -23,6 +23,7 @@ import { registerQuestionRoutes } from './routes/question-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerTurnRoutes } from './routes/turn-routes';
 import type { ServerContext } from './server-context';
+import { requireSessionFirst } from './session-scope';
 import type { TlsCredentials } from './tls-options';
 import { WsHub } from './ws-hub';
 
@@ -101,6 +102,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
     return payload;
   });
 
+  requireSessionFirst(app, options);
   registerMetaRoutes(app, options);
   registerProjectRoutes(app, options);
   registerSessionRoutes(app, options);
