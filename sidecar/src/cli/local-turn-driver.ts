@@ -12,6 +12,8 @@ export interface LocalRunOptions {
   workspace: string;
   prompt: string;
   sessionId: string | null;
+  /** A line for the person at the terminal (stderr), e.g. that the workspace is not used. */
+  notice: (text: string) => void;
 }
 
 /** Runs the turn in this process, owning the data directory for its duration. */
@@ -35,21 +37,8 @@ export class LocalTurnDriver implements TurnDriver {
       }
       throw error;
     }
-    const { projects, sessions, turns, events } = this.core.services;
-    const project = projects.open(path.resolve(this.options.workspace));
-    let sessionId = this.options.sessionId;
-    if (sessionId) {
-      const session = sessions.get(sessionId);
-      if (session.project_id !== project.id) {
-        throw new CairnError(
-          'bad_request',
-          `Session ${sessionId} belongs to another project, not ${project.path}.`,
-        );
-      }
-    } else {
-      sessionId = sessions.create({ project_id: project.id, title: titleFromPrompt(this.options.prompt) }).id;
-    }
-    const sid = sessionId;
+    const { turns, events } = this.core.services;
+    const sid = this.openSession(this.core);
     this.sessionId = sid;
     // Subscribe before starting, so turn.started is seen too; events of other turns are ignored.
     events.subscribe((event) => {
@@ -67,6 +56,29 @@ export class LocalTurnDriver implements TurnDriver {
     this.turnId = turn.id;
     for (const event of pending) if (event.turn_id === turn.id) onEvent(event);
     return { sessionId: sid, turnId: turn.id };
+  }
+
+  /** The session to run in: the given one, or a new one in the workspace's project (none conversation-only). */
+  private openSession(core: Application): string {
+    const { projects, sessions } = core.services;
+    const { workspace, sessionId, prompt } = this.options;
+    if (core.conversationOnly) {
+      // No projects here: the turn runs as a plain conversation, without the tools that need a folder.
+      this.options.notice(
+        `Conversation-only (CAIRN_CONVERSATION_ONLY): ${workspace} is not opened; the turn runs as a plain conversation, without shell, file, Python or MCP tools.`,
+      );
+      return sessionId ? sessions.get(sessionId).id : sessions.create({ title: titleFromPrompt(prompt) }).id;
+    }
+    const project = projects.open(path.resolve(workspace));
+    if (!sessionId) return sessions.create({ project_id: project.id, title: titleFromPrompt(prompt) }).id;
+    const session = sessions.get(sessionId);
+    if (session.project_id !== project.id) {
+      throw new CairnError(
+        'bad_request',
+        `Session ${sessionId} belongs to another project, not ${project.path}.`,
+      );
+    }
+    return session.id;
   }
 
   finished(): Promise<TurnStatus> {

@@ -6,6 +6,7 @@ import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import {
   type CairnEvent,
+  type Capabilities,
   ErrorResponse,
   type Project,
   type Session,
@@ -23,6 +24,8 @@ export interface RemoteRunOptions {
   workspace: string;
   prompt: string;
   sessionId: string | null;
+  /** A line for the person at the terminal (stderr), e.g. that the workspace is not used. */
+  notice: (text: string) => void;
 }
 
 /** Submits the turn to a running `cairn serve` and follows it over the WebSocket. */
@@ -51,22 +54,7 @@ export class RemoteTurnDriver implements TurnDriver {
   }
 
   async start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }> {
-    const project = await this.request<Project>('POST', '/api/projects', {
-      path: path.resolve(this.options.workspace),
-    });
-    const session =
-      this.options.sessionId !== null
-        ? await this.request<Session>('GET', `/api/sessions/${encodeURIComponent(this.options.sessionId)}`)
-        : await this.request<Session>('POST', '/api/sessions', {
-            project_id: project.id,
-            title: titleFromPrompt(this.options.prompt),
-          });
-    if (session.project_id !== project.id) {
-      throw new CairnError(
-        'bad_request',
-        `Session ${session.id} belongs to another project, not ${project.path}.`,
-      );
-    }
+    const session = await this.openSession();
     // Only what happens from now on matters: start after the session's current journal position.
     const { last_seq: afterSeq } = await this.request<{ last_seq: number }>(
       'GET',
@@ -85,6 +73,37 @@ export class RemoteTurnDriver implements TurnDriver {
     this.turnId = turn.id;
     for (const event of buffered) if (event.turn_id === turn.id) this.deliver(event, onEvent);
     return { sessionId: session.id, turnId: turn.id };
+  }
+
+  /** The session to run in: the given one, or a new one in the workspace's project (none conversation-only). */
+  private async openSession(): Promise<Session> {
+    const { workspace, sessionId, prompt } = this.options;
+    const title = titleFromPrompt(prompt);
+    const capabilities = await this.request<Capabilities>('GET', '/api/capabilities');
+    if (!capabilities.projects) {
+      // A conversation-only server has no projects: the turn runs as a plain conversation there.
+      this.options.notice(
+        `The server runs conversation-only: ${workspace} is not opened; the turn runs as a plain conversation, without shell, file, Python or MCP tools.`,
+      );
+      return sessionId !== null
+        ? this.getSession(sessionId)
+        : this.request<Session>('POST', '/api/sessions', { title });
+    }
+    const project = await this.request<Project>('POST', '/api/projects', { path: path.resolve(workspace) });
+    if (sessionId === null)
+      return this.request<Session>('POST', '/api/sessions', { project_id: project.id, title });
+    const session = await this.getSession(sessionId);
+    if (session.project_id !== project.id) {
+      throw new CairnError(
+        'bad_request',
+        `Session ${session.id} belongs to another project, not ${project.path}.`,
+      );
+    }
+    return session;
+  }
+
+  private getSession(id: string): Promise<Session> {
+    return this.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`);
   }
 
   private deliver(event: CairnEvent, onEvent: (event: CairnEvent) => void): void {

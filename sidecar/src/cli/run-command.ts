@@ -26,6 +26,7 @@ export async function runCommand(args: string[]): Promise<number> {
   if (!values.prompt) throw new UsageError('--prompt TEXT is required.');
   const json = values.json;
   const sessionId = values.session ?? null;
+  const notice = (text: string) => process.stderr.write(`cairn: ${text}\n`);
   let driver: TurnDriver;
   if (values.server) {
     const token = process.env.CAIRN_TOKEN;
@@ -37,6 +38,7 @@ export async function runCommand(args: string[]): Promise<number> {
       workspace: values.workspace,
       prompt: values.prompt,
       sessionId,
+      notice,
     });
   } else {
     driver = new LocalTurnDriver({
@@ -44,6 +46,7 @@ export async function runCommand(args: string[]): Promise<number> {
       workspace: values.workspace,
       prompt: values.prompt,
       sessionId,
+      notice,
     });
   }
   return drive(driver, { json, interactive: !json && process.stdin.isTTY === true });
