@@ -19,6 +19,8 @@ const STATUS: Record<ServerErrorCode, number> = {
   python_not_found: 503,
   jupyter_unreachable: 502,
   mcp_unavailable: 502,
+  kernel_start_failed: 502,
+  kernel_died: 502,
   model_auth: 502,
   model_overloaded: 503,
   model_rate_limited: 429,
@@ -31,6 +33,8 @@ const STATUS: Record<ServerErrorCode, number> = {
   data_dir_locked: 409,
   database_too_new: 500,
   interrupted: 503,
+  // Stopped by another request (the turn's cancel), not by this one's client.
+  cancelled: 409,
   internal: 500,
 };
 

@@ -1,5 +1,6 @@
 import type {
   CairnEvent,
+  ErrorCode,
   KernelErrorDetails,
   KernelInfo,
   KernelLimitHit,
@@ -40,7 +41,7 @@ export interface KernelCell {
   returnValue: KernelRichOutput | null;
   error: KernelErrorDetails | null;
   /** Why the cell could not run (`kernel.error`) or the kernel died under it. */
-  failure: { code: string; message: string } | null;
+  failure: { code: ErrorCode; message: string } | null;
   executionTimeMs: number | null;
   limit: KernelLimitHit | null;
   stateLost: string | null;

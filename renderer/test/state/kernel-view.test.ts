@@ -160,13 +160,13 @@ describe('the kernel reducer', () => {
         turn_id: null,
         kernel: 'default',
         execution_id: 'e2',
-        code: 'no_python',
+        code: 'python_not_found',
         message: 'no',
       },
     ]);
     const [first, second] = state.kernels[0]!.cells;
     expect(first).toMatchObject({ status: 'failed', error, success: false });
-    expect(second).toMatchObject({ status: 'failed', failure: { code: 'no_python', message: 'no' } });
+    expect(second).toMatchObject({ status: 'failed', failure: { code: 'python_not_found', message: 'no' } });
     expect(state.kernels[0]!.state).toBe('idle');
   });
 

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors';
 import type { ErrorDetails, VariableInfo } from './driver-messages';
 
 /** Time limits of one execution. */
@@ -130,7 +131,7 @@ export type KernelEvent =
       limit: { kind: LimitKind; limit_ms: number; action: LimitHit['action'] } | null;
       state_lost: string | null;
     }
-  | { type: 'kernel.error'; kernel: string; execution_id: string | null; code: string; message: string }
+  | { type: 'kernel.error'; kernel: string; execution_id: string | null; code: ErrorCode; message: string }
   | {
       type: 'kernel.died';
       kernel: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CairnError, notFound } from '../errors';
+import { CairnError, type ErrorCode, notFound } from '../errors';
 import type { Logger } from '../log/logger';
 import type { ArtifactStore } from './artifact-store';
 import { AuditLog } from './audit-log';
@@ -133,7 +133,7 @@ export class ManagedKernel {
     this.emit({ type: 'kernel.execution_started', kernel: this.name, execution_id: executionId, code });
 
     // The cell could not run at all: `kernel.error` instead of `kernel.result`.
-    const refuse = (type: string, errorCode: string, message: string): ExecutionResult => {
+    const refuse = (type: string, errorCode: ErrorCode, message: string): ExecutionResult => {
       this.emit({
         type: 'kernel.error',
         kernel: this.name,
@@ -145,14 +145,15 @@ export class ManagedKernel {
       this.audit.record({ startedAt, code, limits, result });
       return result;
     };
-    if (this.closed) return refuse('KernelShutdown', 'kernel_shutdown', 'The kernel was shut down.');
+    // `conflict`, as a request to a kernel shut down is answered over HTTP (assertOpen).
+    if (this.closed) return refuse('KernelShutdown', 'conflict', 'The kernel was shut down.');
     if (options.signal?.aborted) return refuse('ExecutionCancelled', 'cancelled', 'The call was cancelled.');
 
     let proc: KernelHandle;
     try {
       proc = await this.ensureProcess();
     } catch (err) {
-      const errorCode: string = err instanceof CairnError ? err.code : 'kernel_start_failed';
+      const errorCode = err instanceof CairnError ? err.code : 'kernel_start_failed';
       const type = err instanceof PythonNotFoundError ? 'PythonNotFound' : 'KernelStartError';
       return refuse(type, errorCode, err instanceof Error ? err.message : String(err));
     }

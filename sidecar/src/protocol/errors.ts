@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The codes the sidecar sends (HTTP error bodies, failed turns, WebSocket errors). */
+/** The codes the sidecar sends (HTTP error bodies, failed turns, WebSocket errors, kernel events). */
 export const SERVER_ERROR_CODES = [
   'bad_request',
   'unauthorized',
@@ -14,6 +14,10 @@ export const SERVER_ERROR_CODES = [
   'python_not_found',
   'jupyter_unreachable',
   'mcp_unavailable',
+  /** A Python kernel that could not start for a reason other than a missing Python or Jupyter Server. */
+  'kernel_start_failed',
+  /** A Python kernel whose process ended under a running cell (how the UI reads a `kernel.died`). */
+  'kernel_died',
   'model_auth',
   'model_overloaded',
   'model_rate_limited',
@@ -27,6 +31,8 @@ export const SERVER_ERROR_CODES = [
   'database_too_new',
   /** A turn that was running when Cairn stopped. */
   'interrupted',
+  /** Work that was asked to stop (a turn's cancel) before it ran: not a failure to alarm anyone with. */
+  'cancelled',
   'internal',
 ] as const;
 

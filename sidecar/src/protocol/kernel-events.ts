@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCode } from './errors';
 import { eventBase as base } from './event-base';
 import { KernelErrorDetails, KernelLimitHit, KernelRichOutput } from './kernels';
 
@@ -76,7 +77,8 @@ export const KernelErrorEvent = z.object({
   type: z.literal('kernel.error'),
   kernel: z.string(),
   execution_id: z.string().nullable(),
-  code: z.string(),
+  /** Of the closed set; read as `internal` when unknown (a newer server, or an older journal's entry). */
+  code: ErrorCode.catch('internal'),
   message: z.string(),
 });
 export const KernelDiedEvent = z.object({
