@@ -1,5 +1,7 @@
 import type { Writable } from 'node:stream';
-import type { CairnEvent, KernelArtifact, KernelRichOutput } from '../protocol';
+import type { CairnEvent, KernelArtifact, KernelRichOutput, Question } from '../protocol';
+import { approvalLines } from './approval-text';
+import { hiddenWarning, revealHidden } from './reveal-hidden';
 
 type KernelEventOf<T extends CairnEvent['type']> = Extract<CairnEvent, { type: T }>;
 
@@ -17,6 +19,8 @@ export class EventPrinter {
     private readonly json: boolean,
     private readonly out: Writable,
     private readonly err: Writable,
+    /** The project folder, to show the full path of a file a tool call asks to write. */
+    private readonly workspace: string | null = null,
   ) {}
 
   print(event: CairnEvent): void {
@@ -46,9 +50,7 @@ export class EventPrinter {
         this.note(`(output limit reached: continuing, ${event.attempt}/${event.max_attempts})`);
         return;
       case 'question.required':
-        this.note(
-          `? ${event.question.question}${event.question.options ? ` [${event.question.options.join(' / ')}]` : ''}`,
-        );
+        for (const line of questionLines(event.question, this.workspace)) this.note(line);
         return;
       case 'turn.failed':
         this.note(`✗ ${event.error.message}`);
@@ -152,6 +154,17 @@ export class EventPrinter {
   }
 }
 
+/**
+ * A question as terminal lines. An approval shows the call itself, whole, from its input: the question's
+ * own text shortens long code and names only a file's path.
+ */
+function questionLines(question: Question, workspace: string | null): string[] {
+  if (question.kind === 'approval' && question.tool) return approvalLines(question.tool, workspace);
+  const options = question.options ? ` [${question.options.join(' / ')}]` : '';
+  const shown = revealHidden(`${question.question}${options}`);
+  return [`? ${shown.text}`, ...(shown.hidden > 0 ? [`  ${hiddenWarning(shown.hidden)}`] : [])];
+}
+
 /** A rich output as terminal lines: files as one-line placeholders, else the plain text. */
 function richLines(output: KernelRichOutput): string[] {
   if (output.artifacts.length > 0) return output.artifacts.map(artifactLine);
@@ -170,7 +183,9 @@ function summarize(input: unknown): string {
       : typeof input === 'object' && input !== null && 'code' in input
         ? String(input.code).replace(/\n/g, ' ⏎ ')
         : JSON.stringify(input);
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+  // One line of what runs; an approval shows it whole.
+  const line = revealHidden(text).text;
+  return line.length > 120 ? `${line.slice(0, 117)}…` : line;
 }
 
 /** An MCP server's progress in a line: starting, ready with its tools, or what went wrong. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/data-dir';
 import type { CairnEvent, Question, TurnStatus } from '../protocol';
@@ -49,11 +50,18 @@ export async function runCommand(args: string[]): Promise<number> {
       notice,
     });
   }
-  return drive(driver, { json, interactive: !json && process.stdin.isTTY === true });
+  return drive(driver, {
+    json,
+    interactive: !json && process.stdin.isTTY === true,
+    workspace: path.resolve(values.workspace),
+  });
 }
 
-async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boolean }): Promise<number> {
-  const printer = new EventPrinter(mode.json, process.stdout, process.stderr);
+async function drive(
+  driver: TurnDriver,
+  mode: { json: boolean; interactive: boolean; workspace: string },
+): Promise<number> {
+  const printer = new EventPrinter(mode.json, process.stdout, process.stderr, mode.workspace);
   let endedBy: 'question' | 'sigint' | null = null;
   const stopFor = (reason: 'question' | 'sigint') => {
     if (endedBy) return;
@@ -70,10 +78,8 @@ async function drive(driver: TurnDriver, mode: { json: boolean; interactive: boo
   try {
     const onQuestion = (question: Question) => {
       if (!mode.interactive) {
-        if (!mode.json)
-          process.stderr.write(
-            `The agent asks: ${question.question}\nNo terminal to answer at: cancelling.\n`,
-          );
+        // The event printer has shown the question (an approval with the whole call).
+        if (!mode.json) process.stderr.write('No terminal to answer at: cancelling.\n');
         stopFor('question');
         return;
       }

@@ -1,6 +1,7 @@
 import readline from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import type { Question } from '../protocol';
+import { revealHidden } from './reveal-hidden';
 
 /** Asks a question at the terminal; options may be answered by number. Aborting withdraws the prompt. */
 export async function askAtTerminal(question: Question, signal: AbortSignal): Promise<string> {
@@ -8,7 +9,7 @@ export async function askAtTerminal(question: Question, signal: AbortSignal): Pr
   try {
     const options = question.options ?? [];
     options.forEach((option, i) => {
-      process.stderr.write(`  ${i + 1}. ${option}\n`);
+      process.stderr.write(`  ${i + 1}. ${revealHidden(option).text}\n`);
     });
     for (;;) {
       const raw = (await rl.question('> ', { signal })).trim();
