@@ -8,6 +8,8 @@ export interface ModelSettings {
   contextWindow: number;
   maxTokens: number;
   thinkingBudget: number | null;
+  /** The fraction of the usable window at which compaction starts; null turns automatic compaction off. */
+  compactThreshold: number | null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContextVersionInfo } from './context';
 import { ErrorInfo } from './errors';
 
 /** Wire shapes of the things the API returns. One schema per shape; types derive from them. */
@@ -158,6 +159,8 @@ export const ModelConfig = z.object({
   context_window: z.number().int(),
   max_tokens: z.number().int(),
   thinking_budget: z.number().int().nullable(),
+  /** The fraction of the usable window at which compaction starts before a request; null: never automatically. */
+  compact_threshold: z.number().nullable(),
   active: z.boolean(),
   has_key: z.boolean(),
   created_at: z.string(),
@@ -169,5 +172,7 @@ export const TurnWithDetails = Turn.extend({
   messages: z.array(Message),
   tool_calls: z.array(ToolCall),
   questions: z.array(Question).default([]),
+  /** The compactions written during the turn, each placed after the message it followed. */
+  compactions: z.array(ContextVersionInfo).default([]),
 });
 export type TurnWithDetails = z.infer<typeof TurnWithDetails>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CompactionLevel, CompactionReason, Experience, StructuredSummary } from './context';
 import { Message, Question, ToolCallStatus, Usage } from './entities';
 import { ErrorInfo } from './errors';
 import { eventBase as base } from './event-base';
@@ -116,6 +117,48 @@ export const McpServerEvent = z.object({
   tools: z.number().int(),
 });
 
+/** A compaction began: before a request (threshold), after the agent's `Context` call, or at the user's word. */
+export const ContextCompactionStartedEvent = z.object({
+  ...base,
+  type: z.literal('context.compaction_started'),
+  level: CompactionLevel,
+  reason: CompactionReason,
+  tokens_before: z.number().int(),
+});
+export const ContextCompactedEvent = z.object({
+  ...base,
+  type: z.literal('context.compacted'),
+  version: z.number().int(),
+  level: CompactionLevel,
+  reason: CompactionReason,
+  tokens_before: z.number().int(),
+  tokens_after: z.number().int(),
+  summary: StructuredSummary.nullable(),
+});
+/** A compaction that did not happen: the context stays as it was. */
+export const ContextCompactionFailedEvent = z.object({
+  ...base,
+  type: z.literal('context.compaction_failed'),
+  level: CompactionLevel.nullable(),
+  reason: CompactionReason,
+  error: ErrorInfo,
+});
+export const ExperienceAddedEvent = z.object({
+  ...base,
+  type: z.literal('experience.added'),
+  experience: Experience,
+});
+export const ExperienceUpdatedEvent = z.object({
+  ...base,
+  type: z.literal('experience.updated'),
+  experience: Experience,
+});
+export const ExperienceRemovedEvent = z.object({
+  ...base,
+  type: z.literal('experience.removed'),
+  experience_id: z.string(),
+});
+
 export const CairnEvent = z.discriminatedUnion('type', [
   TurnStartedEvent,
   MessageDeltaEvent,
@@ -141,6 +184,12 @@ export const CairnEvent = z.discriminatedUnion('type', [
   KernelErrorEvent,
   KernelDiedEvent,
   McpServerEvent,
+  ContextCompactionStartedEvent,
+  ContextCompactedEvent,
+  ContextCompactionFailedEvent,
+  ExperienceAddedEvent,
+  ExperienceUpdatedEvent,
+  ExperienceRemovedEvent,
 ]);
 export type CairnEvent = z.infer<typeof CairnEvent>;
 export type CairnEventType = CairnEvent['type'];

@@ -1,3 +1,4 @@
+export * from './context';
 export * from './entities';
 export * from './errors';
 export * from './events';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExperienceScope } from './context';
 import { ApprovalMode } from './entities';
 
 /** Request bodies and queries the API accepts. */
@@ -74,6 +75,14 @@ const baseUrl = z
   .nullish()
   .transform((v) => v ?? null);
 
+/** Automatic compaction starts when the next request passes this fraction of the usable window. */
+export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+const compactThreshold = z
+  .number()
+  .gt(0, 'compact_threshold must be more than 0 (or null to turn automatic compaction off)')
+  .max(1, 'compact_threshold is a fraction of the usable window: at most 1')
+  .nullable();
+
 export const CreateModelRequest = z
   .object({
     name: z.string().min(1).max(100),
@@ -82,6 +91,7 @@ export const CreateModelRequest = z
     context_window: z.number().int().min(1024).default(200_000),
     max_tokens: z.number().int().min(1).default(8192),
     thinking_budget: z.number().int().min(1024).nullish(),
+    compact_threshold: compactThreshold.default(DEFAULT_COMPACT_THRESHOLD),
   })
   .refine((m) => m.thinking_budget == null || m.thinking_budget < m.max_tokens, {
     message: 'thinking_budget must be smaller than max_tokens',
@@ -99,7 +109,28 @@ export const UpdateModelRequest = z.object({
   context_window: z.number().int().min(1024).optional(),
   max_tokens: z.number().int().min(1).optional(),
   thinking_budget: z.number().int().min(1024).nullable().optional(),
+  compact_threshold: compactThreshold.optional(),
 });
 export type UpdateModelRequest = z.infer<typeof UpdateModelRequest>;
 
 export const SetModelKeyRequest = z.object({ key: z.string().min(1, 'key is required') });
+
+export const CompactRequest = z.object({
+  level: z.enum(['block', 'loop', 'turn', 'session', 'auto']).optional(),
+});
+export type CompactRequest = z.infer<typeof CompactRequest>;
+
+const experienceText = z
+  .string()
+  .trim()
+  .min(1, 'text is required')
+  .max(4000, 'text is at most 4000 characters');
+export const CreateExperienceRequest = z.object({ text: experienceText, scope: ExperienceScope.optional() });
+export type CreateExperienceRequest = z.infer<typeof CreateExperienceRequest>;
+export const UpdateExperienceRequest = z.object({
+  text: experienceText.optional(),
+  scope: ExperienceScope.optional(),
+  /** Needed to move a project experience into a session's scope. */
+  session_id: z.string().optional(),
+});
+export type UpdateExperienceRequest = z.infer<typeof UpdateExperienceRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ModelConfig, Project, Question, Session, TurnWithDetails } from './entities';
+import { ContextUnit, ContextVersionInfo, Experience } from './context';
+import { ContentBlock, ModelConfig, Project, Question, Session, TurnWithDetails } from './entities';
 import { CairnEvent } from './events';
 
 /** Response bodies that wrap entities: lists are named after their route. */
@@ -38,3 +39,44 @@ export const About = z.object({
   platform: z.string(),
 });
 export type About = z.infer<typeof About>;
+
+/** The next request as Cairn sees it: its size against the usable window, and the units it is made of. */
+export const ContextInfo = z.object({
+  version: z.number().int(),
+  estimated_tokens: z.number().int(),
+  /** True when no part of the size came from the API's own count (no request yet since the last change). */
+  estimated: z.boolean(),
+  usable_window: z.number().int(),
+  compact_threshold: z.number().nullable(),
+  /** Tokens at which automatic compaction starts (null when it is off). */
+  threshold_tokens: z.number().int().nullable(),
+  compaction_pending: z.boolean(),
+  units: z.array(ContextUnit),
+});
+export type ContextInfo = z.infer<typeof ContextInfo>;
+
+export const ContextVersionList = z.object({ versions: z.array(ContextVersionInfo) });
+export type ContextVersionList = z.infer<typeof ContextVersionList>;
+
+/** What the model saw at one version, newest messages first in pages (like turns). */
+export const ContextVersionView = z.object({
+  version: ContextVersionInfo,
+  head: z.boolean(),
+  messages: z.array(
+    z.object({
+      index: z.number().int(),
+      role: z.enum(['user', 'assistant']),
+      content: z.array(ContentBlock),
+    }),
+  ),
+  total: z.number().int(),
+  next_before: z.number().int().nullable(),
+});
+export type ContextVersionView = z.infer<typeof ContextVersionView>;
+
+/** The answer to "compact now": the context after it, and the version it wrote. */
+export const CompactResponse = ContextInfo.extend({ compacted: ContextVersionInfo });
+export type CompactResponse = z.infer<typeof CompactResponse>;
+
+export const ExperienceList = z.object({ experiences: z.array(Experience) });
+export type ExperienceList = z.infer<typeof ExperienceList>;

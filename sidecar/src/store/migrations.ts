@@ -183,6 +183,34 @@ ALTER TABLE turns ADD COLUMN cache_read_input_tokens INTEGER;
 ALTER TABLE turns ADD COLUMN cache_creation_input_tokens INTEGER;
 `,
   },
+  {
+    version: 7,
+    description:
+      'context that manages itself: compaction thresholds, what each context version cuts, the last request, experiences',
+    sql: `
+ALTER TABLE model_configs ADD COLUMN compact_threshold REAL DEFAULT 0.8;
+ALTER TABLE context_versions ADD COLUMN level TEXT;
+ALTER TABLE context_versions ADD COLUMN turn_id TEXT;
+ALTER TABLE context_versions ADD COLUMN tokens_before INTEGER;
+ALTER TABLE context_versions ADD COLUMN tokens_after INTEGER;
+ALTER TABLE context_versions ADD COLUMN cuts TEXT;
+ALTER TABLE context_versions ADD COLUMN kept_message_ids TEXT;
+ALTER TABLE context_versions ADD COLUMN upto_message_id INTEGER;
+ALTER TABLE sessions ADD COLUMN last_request TEXT;
+CREATE TABLE experiences (
+  id TEXT PRIMARY KEY,
+  scope TEXT NOT NULL,
+  session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+  project_id TEXT REFERENCES projects(id) ON DELETE CASCADE,
+  text TEXT NOT NULL,
+  author TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX experiences_by_session ON experiences(session_id);
+CREATE INDEX experiences_by_project ON experiences(project_id);
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

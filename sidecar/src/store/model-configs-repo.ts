@@ -1,4 +1,4 @@
-import type { CreateModelRequest, UpdateModelRequest } from '../protocol';
+import { type CreateModelRequest, DEFAULT_COMPACT_THRESHOLD, type UpdateModelRequest } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
@@ -11,9 +11,16 @@ export interface ModelConfigRow {
   context_window: number;
   max_tokens: number;
   thinking_budget: number | null;
+  /** Null: no automatic compaction. */
+  compact_threshold: number | null;
   active: boolean;
   created_at: string;
 }
+
+/** A config to add; without compact_threshold it gets the default. */
+export type NewModelConfig = Omit<CreateModelRequest, 'compact_threshold'> & {
+  compact_threshold?: number | null;
+};
 
 type Raw = Omit<ModelConfigRow, 'active'> & { active: number };
 const toRow = (r: Raw): ModelConfigRow => ({ ...r, active: r.active === 1 });
@@ -21,14 +28,14 @@ const toRow = (r: Raw): ModelConfigRow => ({ ...r, active: r.active === 1 });
 export class ModelConfigsRepo {
   constructor(private readonly db: Db) {}
 
-  create(input: CreateModelRequest): ModelConfigRow {
+  create(input: NewModelConfig): ModelConfigRow {
     const id = newId('mdl');
     this.db.transaction(() => {
       const hasActive = this.db.prepare('SELECT 1 FROM model_configs WHERE active = 1').get() !== undefined;
       this.db
         .prepare(
-          `INSERT INTO model_configs (id, name, model, base_url, context_window, max_tokens, thinking_budget, active, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO model_configs (id, name, model, base_url, context_window, max_tokens, thinking_budget, compact_threshold, active, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -38,6 +45,7 @@ export class ModelConfigsRepo {
           input.context_window,
           input.max_tokens,
           input.thinking_budget ?? null,
+          input.compact_threshold === undefined ? DEFAULT_COMPACT_THRESHOLD : input.compact_threshold,
           hasActive ? 0 : 1, // the first config becomes the active one
           now(),
         );
@@ -70,7 +78,7 @@ export class ModelConfigsRepo {
     };
     this.db
       .prepare(
-        'UPDATE model_configs SET name = ?, model = ?, base_url = ?, context_window = ?, max_tokens = ?, thinking_budget = ? WHERE id = ?',
+        'UPDATE model_configs SET name = ?, model = ?, base_url = ?, context_window = ?, max_tokens = ?, thinking_budget = ?, compact_threshold = ? WHERE id = ?',
       )
       .run(
         next.name,
@@ -79,6 +87,7 @@ export class ModelConfigsRepo {
         next.context_window,
         next.max_tokens,
         next.thinking_budget,
+        next.compact_threshold,
         id,
       );
     return this.get(id);

@@ -84,6 +84,18 @@ export class SessionsRepo {
     return this.get(id);
   }
 
+  /** What Cairn remembers of the session's last model request (JSON, read by the context layer). */
+  lastRequest(id: string): unknown {
+    const row = this.db.prepare('SELECT last_request FROM sessions WHERE id = ?').get(id) as
+      | { last_request: string | null }
+      | undefined;
+    return row?.last_request ? (JSON.parse(row.last_request) as unknown) : null;
+  }
+
+  setLastRequest(id: string, value: unknown): void {
+    this.db.prepare('UPDATE sessions SET last_request = ? WHERE id = ?').run(JSON.stringify(value), id);
+  }
+
   touch(id: string): void {
     this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(now(), id);
   }

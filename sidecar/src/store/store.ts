@@ -3,6 +3,7 @@ import { ArtifactsRepo } from './artifacts-repo';
 import { ContextVersionsRepo } from './context-versions-repo';
 import { type Db, type OpenDatabaseOptions, openDatabase } from './database';
 import { EventJournal } from './event-journal';
+import { ExperiencesRepo } from './experiences-repo';
 import { McpServersRepo } from './mcp-servers-repo';
 import { MessagesRepo } from './messages-repo';
 import { ModelConfigsRepo } from './model-configs-repo';
@@ -31,6 +32,7 @@ export class Store {
   readonly artifacts: ArtifactsRepo;
   readonly mcpServers: McpServersRepo;
   readonly sessionMcp: SessionMcpRepo;
+  readonly experiences: ExperiencesRepo;
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -46,6 +48,7 @@ export class Store {
     this.artifacts = new ArtifactsRepo(db);
     this.mcpServers = new McpServersRepo(db);
     this.sessionMcp = new SessionMcpRepo(db);
+    this.experiences = new ExperiencesRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

@@ -189,6 +189,7 @@ describe('the process around the turns', () => {
         contextWindow: 1e5,
         maxTokens: 100,
         thinkingBudget: null,
+        compactThreshold: null,
       };
       const client = createModelClient(settings, { maxRetries: 0 });
       h.model.enqueue({ content: [{ type: 'text', text: 'via proxy' }] });

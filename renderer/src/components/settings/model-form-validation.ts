@@ -86,6 +86,8 @@ export function validateModelForm(
       context_window: contextWindow,
       max_tokens: maxTokens,
       thinking_budget: thinking,
+      // The Settings field for it comes with its own validation; until then the default.
+      compact_threshold: 0.8,
     },
     errors: null,
   };

@@ -1,5 +1,6 @@
 import type { ModelSettings } from '../../agent/model-settings';
 import { CairnError } from '../../errors';
+import { DEFAULT_COMPACT_THRESHOLD } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
 import { registerSecret } from '../../secrets/known-secrets';
 import type { ModelConfigRow } from '../../store/model-configs-repo';
@@ -58,6 +59,7 @@ export async function resolveModelSettings(
     contextWindow: active?.context_window ?? DEFAULT_CONTEXT_WINDOW,
     maxTokens: active?.max_tokens ?? DEFAULT_MAX_TOKENS,
     thinkingBudget: active?.thinking_budget ?? null,
+    compactThreshold: active ? active.compact_threshold : DEFAULT_COMPACT_THRESHOLD,
   };
 }
 

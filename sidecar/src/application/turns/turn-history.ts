@@ -1,5 +1,6 @@
 import type { TurnWithDetails } from '../../protocol';
 import type { Store } from '../../store/store';
+import { versionInfo } from '../context/version-info';
 
 /** One page of a session's turns with their messages and tool calls. */
 export function listTurnPage(
@@ -15,12 +16,14 @@ export function listTurnPage(
   const messages = store.messages.forTurns(ids);
   const toolCalls = store.toolCalls.forTurns(ids);
   const questions = store.questions.forTurns(ids);
+  const compactions = store.contextVersions.forTurns(ids);
   return {
     turns: page.turns.map((turn) => ({
       ...turn,
       messages: messages.get(turn.id) ?? [],
       tool_calls: toolCalls.get(turn.id) ?? [],
       questions: questions.get(turn.id) ?? [],
+      compactions: (compactions.get(turn.id) ?? []).map((v) => versionInfo(store, v)),
     })),
     next_before: page.nextBefore,
     last_seq: lastSeq,
