@@ -22,6 +22,7 @@ const MODEL = {
   context_window: 200_000,
   max_tokens: 8192,
   thinking_budget: null,
+  compact_threshold: 0.8,
   active: true,
   has_key: false,
   created_at: '2025-01-01T00:00:00.000Z',

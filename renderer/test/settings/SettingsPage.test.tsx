@@ -91,6 +91,7 @@ describe('SettingsPage models', () => {
           context_window: 200_000,
           max_tokens: 8192,
           thinking_budget: null,
+          compact_threshold: 0.8,
         },
         authorization: 'Bearer t',
         redirect: 'error',
@@ -181,6 +182,7 @@ describe('SettingsPage models', () => {
           context_window: 100_000,
           max_tokens: 4096,
           thinking_budget: null,
+          compact_threshold: 0.8,
         },
       }),
     ]);
