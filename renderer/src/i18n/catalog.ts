@@ -2,6 +2,7 @@ import { backendMessages } from './messages/backend';
 import { conversationMessages } from './messages/conversation';
 import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
+import { modelCompactionMessages } from './messages/model-compaction';
 import { settingsMessages } from './messages/settings';
 import { shellMessages } from './messages/shell';
 
@@ -15,6 +16,7 @@ const areas = [
   shellMessages,
   conversationMessages,
   settingsMessages,
+  modelCompactionMessages,
   backendMessages,
   kernelMessages,
   mcpMessages,

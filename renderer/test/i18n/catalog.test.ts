@@ -4,6 +4,7 @@ import { backendMessages } from '../../src/i18n/messages/backend';
 import { conversationMessages } from '../../src/i18n/messages/conversation';
 import { kernelMessages } from '../../src/i18n/messages/kernels';
 import { mcpMessages } from '../../src/i18n/messages/mcp';
+import { modelCompactionMessages } from '../../src/i18n/messages/model-compaction';
 import { settingsMessages } from '../../src/i18n/messages/settings';
 import { shellMessages } from '../../src/i18n/messages/shell';
 
@@ -27,6 +28,7 @@ describe('the message catalog', () => {
       shellMessages,
       conversationMessages,
       settingsMessages,
+      modelCompactionMessages,
       backendMessages,
       kernelMessages,
       mcpMessages,

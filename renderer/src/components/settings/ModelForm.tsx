@@ -3,9 +3,15 @@ import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import { ApiError, type CairnClient } from '../../api/http-client';
 import { useI18n, useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
-import { type FieldErrors, type FormValues, validateModelForm } from './model-form-validation';
+import {
+  type FieldErrors,
+  type FormValues,
+  type TextField,
+  thresholdPercent,
+  validateModelForm,
+} from './model-form-validation';
 
-const DEFAULTS = { contextWindow: 200_000, maxTokens: 8192 } as const;
+const DEFAULTS = { contextWindow: 200_000, maxTokens: 8192, compactThreshold: 0.8 } as const;
 
 const FIELD_ORDER: (keyof FormValues)[] = [
   'name',
@@ -14,6 +20,7 @@ const FIELD_ORDER: (keyof FormValues)[] = [
   'contextWindow',
   'maxTokens',
   'thinking',
+  'compactThreshold',
 ];
 
 /** The add / edit form for one model configuration; validates in place before sending. */
@@ -34,6 +41,9 @@ export function ModelForm(props: {
     contextWindow: String(initial?.context_window ?? DEFAULTS.contextWindow),
     maxTokens: String(initial?.max_tokens ?? DEFAULTS.maxTokens),
     thinking: initial?.thinking_budget == null ? '' : String(initial.thinking_budget),
+    autoCompact: initial ? initial.compact_threshold !== null : true,
+    // Turned off, the box keeps the default so turning it back on starts from something sensible.
+    compactThreshold: String(thresholdPercent(initial?.compact_threshold ?? DEFAULTS.compactThreshold)),
   }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -45,9 +55,14 @@ export function ModelForm(props: {
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus the first field once, when the form opens.
   useEffect(() => focusField('name'), []);
 
-  const set = (field: keyof FormValues, value: string) => {
+  const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  };
+  const setAutoCompact = (on: boolean) => {
+    set('autoCompact', on);
+    // A threshold that is not used cannot be wrong.
+    setErrors((e) => (e.compactThreshold ? { ...e, compactThreshold: undefined } : e));
   };
 
   const submit = async (event: FormEvent) => {
@@ -75,9 +90,16 @@ export function ModelForm(props: {
   };
 
   const field = (
-    name: keyof FormValues,
+    name: TextField,
     label: string,
-    options: { hint?: string; numeric?: boolean; type?: 'text' | 'url'; mono?: boolean } = {},
+    options: {
+      hint?: string;
+      numeric?: boolean;
+      decimal?: boolean;
+      disabled?: boolean;
+      type?: 'text' | 'url';
+      mono?: boolean;
+    } = {},
   ) => {
     const hintId = `${fieldId(name)}-hint`;
     const errorId = `${fieldId(name)}-error`;
@@ -88,7 +110,16 @@ export function ModelForm(props: {
         <input
           id={fieldId(name)}
           type={options.type ?? 'text'}
-          inputMode={options.numeric ? 'numeric' : options.type === 'url' ? 'url' : undefined}
+          inputMode={
+            options.decimal
+              ? 'decimal'
+              : options.numeric
+                ? 'numeric'
+                : options.type === 'url'
+                  ? 'url'
+                  : undefined
+          }
+          disabled={options.disabled}
           className={options.mono ? 'settings-mono' : undefined}
           autoComplete="off"
           spellCheck={false}
@@ -141,6 +172,21 @@ export function ModelForm(props: {
         {field('thinking', t('settings.form.thinking'), {
           hint: t('settings.form.thinkingHint'),
           numeric: true,
+        })}
+        <div className="settings-field">
+          <label className="settings-check">
+            <input
+              type="checkbox"
+              checked={values.autoCompact}
+              onChange={(e) => setAutoCompact(e.target.checked)}
+            />
+            {t('settings.compaction.auto')}
+          </label>
+        </div>
+        {field('compactThreshold', t('settings.compaction.threshold'), {
+          hint: t('settings.compaction.thresholdHint'),
+          decimal: true,
+          disabled: !values.autoCompact,
         })}
       </div>
       {hasErrors && (

@@ -3,6 +3,7 @@ import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import type { CairnClient } from '../../api/http-client';
 import { useI18n, useT } from '../../i18n/i18n';
 import { ModelKeyField } from './ModelKeyField';
+import { thresholdPercent } from './model-form-validation';
 
 /** One model configuration: its details, its write-only key field, and its actions (with delete confirmation). */
 export function ModelRow(props: {
@@ -69,6 +70,16 @@ export function ModelRow(props: {
             {model.thinking_budget === null
               ? t('settings.models.thinkingOff')
               : tokens(model.thinking_budget)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('settings.compaction.label')}</dt>
+          <dd>
+            {model.compact_threshold === null
+              ? t('settings.compaction.off')
+              : t('settings.compaction.at', {
+                  percent: formatNumber(thresholdPercent(model.compact_threshold)),
+                })}
           </dd>
         </div>
       </dl>

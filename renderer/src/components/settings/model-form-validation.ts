@@ -11,7 +11,13 @@ export interface FormValues {
   contextWindow: string;
   maxTokens: string;
   thinking: string;
+  /** Whether Cairn compacts on its own; off sends compact_threshold null. */
+  autoCompact: boolean;
+  /** The threshold as a percentage of the usable window, e.g. "80". */
+  compactThreshold: string;
 }
+/** The fields typed into a text box (every one but the checkbox). */
+export type TextField = Exclude<keyof FormValues, 'autoCompact'>;
 export type FieldErrors = Partial<Record<keyof FormValues, string>>;
 /** A complete create/update body: the protocol's request with every field decided. */
 export type ModelInput = Required<CreateModelRequest>;
@@ -22,6 +28,19 @@ function parseCount(raw: string): number | null {
   if (!/^\d+$/.test(cleaned)) return null;
   const n = Number(cleaned);
   return Number.isSafeInteger(n) ? n : null;
+}
+
+/** A stored threshold (0.8) as the percentage the form and the list show (80), without float noise. */
+export function thresholdPercent(fraction: number): number {
+  return Math.round(fraction * 10_000) / 100;
+}
+
+/** "80", "80%" or "62.5" as a fraction (0.8); null unless a number from 1 to 100. */
+function parsePercent(raw: string): number | null {
+  const cleaned = raw.trim().replace(/\s*[%％]$/, '');
+  if (!/^\d+(\.\d+)?$/.test(cleaned)) return null;
+  const percent = Number(cleaned);
+  return percent >= 1 && percent <= 100 ? percent / 100 : null;
 }
 
 function isHttpUrl(raw: string): boolean {
@@ -75,6 +94,10 @@ export function validateModelForm(
       errors.thinking = t('settings.validation.thinkingOverMax', { maxTokens: formatNumber(maxTokens) });
   }
 
+  const compactThreshold = values.autoCompact ? parsePercent(values.compactThreshold) : null;
+  if (values.autoCompact && compactThreshold === null)
+    errors.compactThreshold = t('settings.compaction.invalid');
+
   if (Object.keys(errors).length > 0 || contextWindow === null || maxTokens === null) {
     return { input: null, errors };
   }
@@ -86,8 +109,7 @@ export function validateModelForm(
       context_window: contextWindow,
       max_tokens: maxTokens,
       thinking_budget: thinking,
-      // The Settings field for it comes with its own validation; until then the default.
-      compact_threshold: 0.8,
+      compact_threshold: compactThreshold,
     },
     errors: null,
   };
