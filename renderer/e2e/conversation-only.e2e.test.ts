@@ -27,7 +27,10 @@ describe('conversation-only mode', () => {
     await expect
       .poll(() => page.getByText('Just talking, no tools here.').isVisible(), { timeout: UI_WAIT })
       .toBe(true);
-    expect(suite.ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
+    expect(suite.ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual([
+      'AskUserQuestion',
+      'Context',
+    ]);
     await screenshot(page, 'conversation-only');
   });
 

@@ -1,3 +1,5 @@
+import type { CompactionQueue } from '../context/compaction-queue';
+import type { Compactor } from '../context/compactor';
 import { CairnError, notFound } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
@@ -7,6 +9,7 @@ import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { resolveProjectRoot } from '../tools/project-root';
 import type { ToolCallFiles } from '../tools/tool-call-files';
 import type { ToolSource } from '../tools/tool-source';
+import { ContextStep } from './context-step';
 import { closeDanglingToolUses } from './history-repair';
 import { createModelClient } from './model-client';
 import type { ModelSettingsSource } from './model-settings';
@@ -32,6 +35,9 @@ export interface AgentRuntimeOptions {
   modelMaxRetries?: number;
   /** How many max_tokens recoveries a turn may make in a row. */
   maxContinuations?: number;
+  /** Compaction, shared with "compact now"; the queue holds what the agent's Context tool asked for. */
+  compactor: Compactor;
+  compactionQueue: CompactionQueue;
 }
 
 interface RunningTurn {
@@ -57,6 +63,12 @@ export class AgentRuntime {
       store: options.store,
       dispatcher,
       broker: this.broker,
+      context: new ContextStep({
+        store: options.store,
+        compactor: options.compactor,
+        queue: options.compactionQueue,
+        logger: options.logger,
+      }),
       logger: options.logger,
       ...(options.logDir ? { logDir: options.logDir } : {}),
       maxContinuations: options.maxContinuations ?? 5,

@@ -1,4 +1,5 @@
 import { estimateTokens } from '../context/token-estimate';
+import { CairnError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { ApprovalMode, ToolCallStatus } from '../protocol';
 import type { Store } from '../store/store';
@@ -159,7 +160,10 @@ export class ToolDispatcher {
       };
     } catch (error) {
       if (ctx.signal.aborted) return cancelled();
-      if (error instanceof ToolError) return { status: 'failed', isError: true, content: error.message };
+      // A CairnError is a refusal with a message meant for whoever called (bad arguments, unknown id).
+      if (error instanceof ToolError || error instanceof CairnError) {
+        return { status: 'failed', isError: true, content: error.message };
+      }
       this.logger.error('tool crashed', { tool: use.name, error });
       const message = error instanceof Error ? error.message : String(error);
       return { status: 'failed', isError: true, content: `${use.name} failed unexpectedly: ${message}` };

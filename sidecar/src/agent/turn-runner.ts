@@ -4,18 +4,18 @@ import {
   type ConversationEnd,
   withCacheBreakpoints,
 } from '../context/cache-breakpoints';
-import { buildContextMessages } from '../context/context-builder';
-import { estimateTokens } from '../context/token-estimate';
 import { CairnError } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
 import type { ContentBlock, ErrorInfo } from '../protocol';
 import type { Store } from '../store/store';
 import { type Tool, toolInputJsonSchema } from '../tools/tool';
+import type { ContextStep } from './context-step';
 import { closeDanglingToolUses } from './history-repair';
 import { toModelFailure } from './model-errors';
 import type { ModelSettings } from './model-settings';
 import type { QuestionBroker } from './question-broker';
+import { summaryModel } from './summary-model';
 import type { ToolDispatcher, ToolUse } from './tool-dispatcher';
 
 export const CONTINUE_INSTRUCTION =
@@ -29,6 +29,8 @@ export interface TurnRunnerDeps {
   store: Store;
   dispatcher: ToolDispatcher;
   broker: QuestionBroker;
+  /** Compaction, experiences and the size check before each request. */
+  context: ContextStep;
   logger: Logger;
   /** Where the log is, named in the message of a failure inside Cairn. */
   logDir?: string;
@@ -84,19 +86,24 @@ export class TurnRunner {
     }));
     let recoveries = 0;
     let previousEnd: ConversationEnd | null = null;
+    let version: number | null = null;
+    const summarize = summaryModel(setup.client, setup.settings);
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
-      const messages = buildContextMessages(store, setup.sessionId);
-      this.checkContextWindow(setup, messages, toolDefs);
+      const prepared = await this.deps.context.prepare(setup, toolDefs, summarize);
+      // A compaction changed the conversation: the previous end no longer points at the same block.
+      if (prepared.version !== version) previousEnd = null;
+      version = prepared.version;
       const request: CachedRequestParts<Anthropic.Tool> = withCacheBreakpoints(
-        setup.systemPrompt,
+        prepared.system,
         toolDefs,
-        messages,
+        prepared.messages,
         previousEnd,
       );
       previousEnd = request.end;
       const response = await this.streamOnce(setup, request);
       if (response === 'cancelled') return { status: 'cancelled' };
+      this.deps.context.record(setup.sessionId, prepared, response.usage);
       store.turns.addUsage(setup.turnId, {
         input_tokens: response.usage.input_tokens,
         output_tokens: response.usage.output_tokens,
@@ -171,19 +178,6 @@ export class TurnRunner {
       });
       if (setup.signal.aborted) return { status: 'cancelled' };
       recoveries = 0;
-    }
-  }
-
-  private checkContextWindow(setup: TurnSetup, messages: unknown, tools: unknown): void {
-    const estimate = estimateTokens({ system: setup.systemPrompt, messages, tools });
-    const room = setup.settings.contextWindow - setup.settings.maxTokens;
-    if (estimate > room) {
-      throw new CairnError(
-        'context_window_exceeded',
-        `This conversation needs about ${estimate} tokens, more than model ${setup.settings.model} can take ` +
-          `(context window ${setup.settings.contextWindow}, of which ${setup.settings.maxTokens} are kept for the answer). ` +
-          'Nothing was cut: start a new session, or use a model with a larger context window.',
-      );
     }
   }
 

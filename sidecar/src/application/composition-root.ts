@@ -2,6 +2,9 @@ import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
 import { secureDataDir } from '../config/data-dir-permissions';
 import { envFlag, envInt } from '../config/env-flags';
+import { CompactionQueue } from '../context/compaction-queue';
+import { Compactor } from '../context/compactor';
+import { contextTool } from '../context/context-tool';
 import { KernelManager } from '../kernels/kernel-manager';
 import { createFileLogger, type Logger } from '../log/logger';
 import { createKeychain, type Keychain } from '../secrets/keychain';
@@ -12,6 +15,7 @@ import { childEnv } from '../tools/child-env';
 import { builtinToolSource } from '../tools/registry';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { combineToolSources, type ToolSource } from '../tools/tool-source';
+import { ContextService } from './context/context-service';
 import { EventFeed } from './events/event-feed';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
@@ -55,6 +59,7 @@ export interface Services {
   questions: QuestionService;
   events: EventFeed;
   models: ModelService;
+  context: ContextService;
   kernels(): KernelService;
   kernelProvider(): KernelProviderService;
   projectPython(): ProjectPythonService;
@@ -203,7 +208,21 @@ function buildServices(store: Store, options: BuildOptions) {
     ? new McpTestService({ config: mcpServers, keychain, env, dataDir, logger })
     : null;
 
-  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly })];
+  const compactionQueue = new CompactionQueue();
+  const compactor = new Compactor({
+    store,
+    resultFile: (sessionId, toolUseId) =>
+      store.toolCalls.byToolUseId(sessionId, toolUseId)?.result_file ?? null,
+    saveBlock: (sessionId, messageId, index, text) =>
+      files.writeCompactedBlock(sessionId, messageId, index, text),
+    ...(kernels ? { kernelVariables: (sessionId: string) => kernels.inventory(sessionId) } : {}),
+  });
+  // The Context tool reaches the service built below, once the runtime it needs exists.
+  let context: ContextService | null = null;
+  const contextTools: ToolSource = {
+    toolsForTurn: async () => (context ? [contextTool(context)] : []),
+  };
+  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools];
   if (kernels) toolSources.push(kernels);
   if (mcpSessions) toolSources.push(mcpSessions);
   runtime = new AgentRuntime({
@@ -216,6 +235,18 @@ function buildServices(store: Store, options: BuildOptions) {
     modelSettings: () => models.activeSettings(),
     modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
     maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
+    compactor,
+    compactionQueue,
+  });
+  context = new ContextService({
+    store,
+    models,
+    runtime,
+    compactor,
+    queue: compactionQueue,
+    memory: experienceMemory(store),
+    logger,
+    modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
   });
 
   const resources: SessionResource[] = [];
@@ -236,6 +267,7 @@ function buildServices(store: Store, options: BuildOptions) {
     questions: new QuestionService({ store, runtime }),
     events: new EventFeed(store),
     models,
+    context,
     kernels: () => requirePart(kernels, 'Python kernels'),
     kernelProvider: () => requirePart(kernelProvider, 'Python kernels'),
     // Without projects there is no project interpreter either.
@@ -246,4 +278,32 @@ function buildServices(store: Store, options: BuildOptions) {
     mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
   };
   return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
+}
+
+// TEMPORARY until the experiences service lands.
+function experienceMemory(store: Store) {
+  return {
+    listForSession(sessionId: string) {
+      return store.experiences.forSession(sessionId, store.sessions.get(sessionId)?.project_id ?? null);
+    },
+    addToSession(
+      sessionId: string,
+      input: { text: string; scope?: 'session' | 'project' },
+      author: 'agent' | 'user',
+    ) {
+      const session = store.sessions.get(sessionId)!;
+      const experience = store.experiences.create({
+        scope: input.scope ?? 'session',
+        sessionId,
+        projectId: session.project_id,
+        text: input.text,
+        author,
+      });
+      store.events.append(sessionId, { type: 'experience.added', turn_id: null, experience });
+      return experience;
+    },
+    remove(id: string) {
+      store.experiences.delete(id);
+    },
+  };
 }

@@ -120,6 +120,18 @@ export const CompactRequest = z.object({
 });
 export type CompactRequest = z.infer<typeof CompactRequest>;
 
+/** Paging what the model saw at a version: newest messages first, `before` an index from the last page. */
+export const ContextVersionQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be between 1 and 200')
+    .max(200, 'limit must be between 1 and 200')
+    .default(50),
+  before: z.coerce.number().int('before must be a message index').min(0).optional(),
+});
+export type ContextVersionQuery = z.infer<typeof ContextVersionQuery>;
+
 const experienceText = z
   .string()
   .trim()

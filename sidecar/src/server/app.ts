@@ -13,6 +13,7 @@ import {
   type RequestPolicyOptions,
   requestHost,
 } from './request-policy';
+import { registerContextRoutes } from './routes/context-routes';
 import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMcpRoutes } from './routes/mcp-routes';
@@ -107,6 +108,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerProjectRoutes(app, options);
   registerSessionRoutes(app, options);
   registerTurnRoutes(app, options);
+  registerContextRoutes(app, options);
   registerQuestionRoutes(app, options);
   registerModelRoutes(app, options);
   registerKernelRoutes(app, options);

@@ -82,6 +82,30 @@ export class MessagesRepo {
     ).map(toMessage);
   }
 
+  /** The session's messages with these ids, oldest first. */
+  byIds(sessionId: string, ids: number[]): Message[] {
+    if (ids.length === 0) return [];
+    return (
+      this.db
+        .prepare(
+          `SELECT id, turn_id, role, content, internal, created_at FROM messages
+           WHERE session_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        )
+        .all(sessionId, JSON.stringify(ids)) as MessageRow[]
+    ).map(toMessage);
+  }
+
+  /** The session's messages up to `lastId` (all when null), from `firstId` on. */
+  range(sessionId: string, firstId: number | null, lastId: number | null): Message[] {
+    return (
+      this.db
+        .prepare(
+          'SELECT id, turn_id, role, content, internal, created_at FROM messages WHERE session_id = ? AND id >= ? AND id <= ? ORDER BY id',
+        )
+        .all(sessionId, firstId ?? 0, lastId ?? Number.MAX_SAFE_INTEGER) as MessageRow[]
+    ).map(toMessage);
+  }
+
   last(sessionId: string): Message | null {
     const row = this.db
       .prepare(

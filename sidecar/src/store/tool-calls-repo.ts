@@ -95,6 +95,16 @@ export class ToolCallsRepo {
   }
 
   /** Calls that never got a result (the process stopped while they ran or waited). */
+  /** The call that answered a tool_use block of a session's history. */
+  byToolUseId(sessionId: string, toolUseId: string): ToolCall | null {
+    const row = this.db
+      .prepare(
+        'SELECT * FROM tool_calls WHERE session_id = ? AND tool_use_id = ? ORDER BY rowid DESC LIMIT 1',
+      )
+      .get(sessionId, toolUseId) as ToolCallRow | undefined;
+    return row ? toToolCall(row) : null;
+  }
+
   unfinished(): ToolCall[] {
     return (
       this.db

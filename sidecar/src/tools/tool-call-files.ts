@@ -44,6 +44,17 @@ export class ToolCallFiles {
     return file;
   }
 
+  /** A long text block compacted out of the context, kept where Read can bring it back. */
+  writeCompactedBlock(sessionId: string, messageId: number, index: number, text: string): string {
+    const file = path.join(
+      this.sessionResultsDir(sessionId),
+      'compacted',
+      `message-${messageId}-${index}.txt`,
+    );
+    writeOwnerOnlyFile(file, text);
+    return file;
+  }
+
   readResult(sessionId: string, toolCallId: string): string | null {
     try {
       return fs.readFileSync(this.resultPath(sessionId, toolCallId), 'utf8');

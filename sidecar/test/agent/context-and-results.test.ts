@@ -28,7 +28,7 @@ describe('what the model is told', () => {
     const session = await h.api<{ id: string }>('POST', '/api/sessions', { title: 'chat' });
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(session.body.id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
   });
 
   it('thinking, when the config turns it on, is requested and streamed as thinking.delta', async () => {
@@ -241,6 +241,6 @@ describe('conversation-only deployments', () => {
     const session = await h.api<{ id: string }>('POST', '/api/sessions', {});
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(session.body.id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
   });
 });

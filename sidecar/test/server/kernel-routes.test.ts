@@ -408,6 +408,6 @@ describe('kernel lifecycle', () => {
     }
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
   });
 });

@@ -6,7 +6,7 @@ import type { KernelInfo as ManagedKernelInfo } from '../../kernels/kernel-types
 import type { ManagedKernel } from '../../kernels/managed-kernel';
 import type { SessionKernels } from '../../kernels/session-kernels';
 import type { Logger } from '../../log/logger';
-import type { KernelInfo, KernelVariable, Notebook } from '../../protocol';
+import type { KernelInfo, KernelVariable, Notebook, SummaryKernelVariable } from '../../protocol';
 import type { Store } from '../../store/store';
 import { kernelTools } from '../../tools/builtin';
 import type { KernelToolService } from '../../tools/kernel-service';
@@ -17,6 +17,10 @@ import type { ProjectPythonService } from '../projects/project-python';
 import type { SessionResource } from '../sessions/session-resources';
 import { KernelEventRouter } from './kernel-event-router';
 import { buildNotebook } from './notebook-export';
+
+/** Per kernel, the variables and repr length a summary keeps. */
+const INVENTORY_MAX = 60;
+const INVENTORY_REPR = 160;
 
 /** Artifact ids are random (see kernels/artifact-store.ts); anything else is refused before a lookup. */
 const ARTIFACT_ID = /^art_[A-Za-z0-9_-]{8,64}$/;
@@ -135,6 +139,33 @@ export class KernelService implements ToolSource, SessionResource {
       );
     }
     return kernel.listVariables();
+  }
+
+  /**
+   * What the session's idle kernels hold, for a Turn or Session summary: a busy kernel is skipped (reading
+   * it would wait for its cell), and long reprs are clipped so the summary stays small.
+   */
+  async inventory(sessionId: string): Promise<SummaryKernelVariable[]> {
+    const kernels = this.open.get(sessionId)?.kernels;
+    if (!kernels) return [];
+    const result: SummaryKernelVariable[] = [];
+    for (const info of kernels.list()) {
+      if (info.state !== 'idle') continue;
+      try {
+        const variables = await kernels.existing(info.name).listVariables();
+        for (const v of variables.slice(0, INVENTORY_MAX)) {
+          result.push({
+            kernel: info.name,
+            name: v.name,
+            type: v.type,
+            repr: v.repr.slice(0, INVENTORY_REPR),
+          });
+        }
+      } catch (error) {
+        this.options.logger.warn('kernel variables not read for a summary', { kernel: info.name, error });
+      }
+    }
+    return result;
   }
 
   /** The kernel's history as a notebook: every execution the journal holds, live kernel or not. */

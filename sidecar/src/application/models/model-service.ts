@@ -1,10 +1,18 @@
 import type { ModelSettings } from '../../agent/model-settings';
+import type { WindowSettings } from '../../context/context-budget';
 import { badRequest, CairnError, notFound } from '../../errors';
 import type { CreateModelRequest, ModelConfig, ModelList, UpdateModelRequest } from '../../protocol';
+import { DEFAULT_COMPACT_THRESHOLD } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
 import type { ModelConfigRow } from '../../store/model-configs-repo';
 import type { Store } from '../../store/store';
-import { keychainAccountForModel, modelEnvOverrides, resolveModelSettings } from './active-model';
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_TOKENS,
+  keychainAccountForModel,
+  modelEnvOverrides,
+  resolveModelSettings,
+} from './active-model';
 
 /** Model configs as the API shows them (`has_key` from the keychain, never the key), and the active one. */
 export class ModelService {
@@ -35,6 +43,17 @@ export class ModelService {
   /** What a turn starting now talks to: the active config with the environment's overrides. */
   activeSettings(): Promise<ModelSettings> {
     return resolveModelSettings(this.store.models.active(), this.keychain, this.env);
+  }
+
+  /** The active model's window and threshold, which need no key (the context meter shows them without one). */
+  activeWindow(): WindowSettings {
+    const active = this.store.models.active();
+    return {
+      model: modelEnvOverrides(this.env).model ?? active?.model ?? 'none',
+      contextWindow: active?.context_window ?? DEFAULT_CONTEXT_WINDOW,
+      maxTokens: active?.max_tokens ?? DEFAULT_MAX_TOKENS,
+      compactThreshold: active ? active.compact_threshold : DEFAULT_COMPACT_THRESHOLD,
+    };
   }
 
   async create(input: CreateModelRequest): Promise<ModelConfig> {

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { StructuredSummary } from '../protocol';
+import type { ContextVersion } from '../store/context-versions-repo';
+
+/** One block of a message (a tool result or a long text) replaced by a stub naming where it is in full. */
+export const BlockCut = z.object({
+  kind: z.literal('block'),
+  message_id: z.number().int(),
+  index: z.number().int(),
+  chars: z.number().int(),
+  tokens: z.number().int(),
+  /** The file holding the block in full (a tool call's result.txt, or one Cairn wrote); Read brings it back. */
+  file: z.string().nullable(),
+  version: z.number().int(),
+});
+export type BlockCut = z.infer<typeof BlockCut>;
+
+/** Consecutive messages (rounds of one turn, or a whole turn) replaced by a summary of them. */
+export const RangeCut = z.object({
+  kind: z.enum(['loop', 'turn']),
+  from_message_id: z.number().int(),
+  to_message_id: z.number().int(),
+  turn_id: z.string().nullable(),
+  rounds: z.number().int(),
+  tokens: z.number().int(),
+  summary: StructuredSummary,
+  version: z.number().int(),
+});
+export type RangeCut = z.infer<typeof RangeCut>;
+
+export const ContextCut = z.union([BlockCut, RangeCut]);
+export type ContextCut = z.infer<typeof ContextCut>;
+
+/** What a context version keeps and replaces; the history itself is never touched. */
+export interface ContextState {
+  number: number;
+  /** Messages before this one are covered by `summary` (except `kept`); null: none are. */
+  firstMessageId: number | null;
+  summary: StructuredSummary | null;
+  cuts: ContextCut[];
+  /** Messages before firstMessageId kept verbatim (the user's latest prompt). */
+  kept: number[];
+}
+
+export const EMPTY_STATE: ContextState = {
+  number: 1,
+  firstMessageId: null,
+  summary: null,
+  cuts: [],
+  kept: [],
+};
+
+/** A stored version's state; a version that cannot be read keeps everything (nothing is hidden by mistake). */
+export function stateOf(version: ContextVersion | null): ContextState {
+  if (!version) return EMPTY_STATE;
+  const cuts = z.array(ContextCut).safeParse(version.cuts);
+  const summary = version.summary ? StructuredSummary.safeParse(JSON.parse(version.summary)) : null;
+  return {
+    number: version.number,
+    firstMessageId: version.first_message_id,
+    summary: summary?.success ? summary.data : null,
+    cuts: cuts.success ? cuts.data : [],
+    kept: version.kept_message_ids,
+  };
+}
