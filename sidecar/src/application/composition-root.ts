@@ -17,6 +17,7 @@ import { ToolCallFiles } from '../tools/tool-call-files';
 import { combineToolSources, type ToolSource } from '../tools/tool-source';
 import { ContextService } from './context/context-service';
 import { EventFeed } from './events/event-feed';
+import { ExperienceService } from './experiences/experience-service';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
 import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
@@ -60,6 +61,7 @@ export interface Services {
   events: EventFeed;
   models: ModelService;
   context: ContextService;
+  experiences: ExperienceService;
   kernels(): KernelService;
   kernelProvider(): KernelProviderService;
   projectPython(): ProjectPythonService;
@@ -238,13 +240,14 @@ function buildServices(store: Store, options: BuildOptions) {
     compactor,
     compactionQueue,
   });
+  const experiences = new ExperienceService(store);
   context = new ContextService({
     store,
     models,
     runtime,
     compactor,
     queue: compactionQueue,
-    memory: experienceMemory(store),
+    memory: experiences,
     logger,
     modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
   });
@@ -268,6 +271,7 @@ function buildServices(store: Store, options: BuildOptions) {
     events: new EventFeed(store),
     models,
     context,
+    experiences,
     kernels: () => requirePart(kernels, 'Python kernels'),
     kernelProvider: () => requirePart(kernelProvider, 'Python kernels'),
     // Without projects there is no project interpreter either.
@@ -278,32 +282,4 @@ function buildServices(store: Store, options: BuildOptions) {
     mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
   };
   return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
-}
-
-// TEMPORARY until the experiences service lands.
-function experienceMemory(store: Store) {
-  return {
-    listForSession(sessionId: string) {
-      return store.experiences.forSession(sessionId, store.sessions.get(sessionId)?.project_id ?? null);
-    },
-    addToSession(
-      sessionId: string,
-      input: { text: string; scope?: 'session' | 'project' },
-      author: 'agent' | 'user',
-    ) {
-      const session = store.sessions.get(sessionId)!;
-      const experience = store.experiences.create({
-        scope: input.scope ?? 'session',
-        sessionId,
-        projectId: session.project_id,
-        text: input.text,
-        author,
-      });
-      store.events.append(sessionId, { type: 'experience.added', turn_id: null, experience });
-      return experience;
-    },
-    remove(id: string) {
-      store.experiences.delete(id);
-    },
-  };
 }

@@ -8,7 +8,9 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
  */
 export function renderExperiences(list: readonly Experience[]): string {
   if (list.length === 0) return '';
-  const items = list.map((e) => `<exp id="${escapeXml(e.id).replace(/"/g, '&quot;')}">${escapeXml(e.text)}</exp>`);
+  const items = list.map(
+    (e) => `<exp id="${escapeXml(e.id).replace(/"/g, '&quot;')}">${escapeXml(e.text)}</exp>`,
+  );
   return (
     'Your experiences: durable notes for this session and project, kept through every compaction (manage them ' +
     `with the Context tool's remember and forget).\n<experiences>\n${items.join('\n')}\n</experiences>`

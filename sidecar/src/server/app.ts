@@ -14,6 +14,7 @@ import {
   requestHost,
 } from './request-policy';
 import { registerContextRoutes } from './routes/context-routes';
+import { registerExperienceRoutes } from './routes/experience-routes';
 import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMcpRoutes } from './routes/mcp-routes';
@@ -109,6 +110,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerSessionRoutes(app, options);
   registerTurnRoutes(app, options);
   registerContextRoutes(app, options);
+  registerExperienceRoutes(app, options);
   registerQuestionRoutes(app, options);
   registerModelRoutes(app, options);
   registerKernelRoutes(app, options);
