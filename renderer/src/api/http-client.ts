@@ -1,10 +1,13 @@
 import type { z } from 'zod';
 import type {
   ApprovalMode,
+  CompactRequest,
+  CreateExperienceRequest,
   CreateMcpServerRequest,
   CreateModelRequest,
   McpImportRequest,
   SetMcpSecretsRequest,
+  UpdateExperienceRequest,
   UpdateKernelProviderRequest,
   UpdateMcpServerRequest,
   UpdateModelRequest,
@@ -12,9 +15,15 @@ import type {
 import {
   About,
   Capabilities,
+  CompactResponse,
+  ContextInfo,
+  ContextVersionList,
+  ContextVersionView,
   type ErrorCode,
   ErrorResponse,
   EventList,
+  Experience,
+  ExperienceList,
   Health,
   KernelExecuteAccepted,
   KernelInterruptResult,
@@ -126,6 +135,37 @@ export class CairnClient {
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/questions`, QuestionList)).questions;
   answer = (questionId: string, answer: string) =>
     this.request('POST', `/api/questions/${enc(questionId)}/answer`, Question, { answer });
+
+  /** The next request's size against the usable window, and its units. */
+  context = (sessionId: string) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/context`, ContextInfo);
+  contextVersions = async (sessionId: string) =>
+    (await this.request('GET', `/api/sessions/${enc(sessionId)}/context/versions`, ContextVersionList))
+      .versions;
+  /** What the model saw at one version, newest messages first, a page at a time. */
+  contextVersion = (sessionId: string, number: number, options: { limit?: number; before?: number } = {}) => {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined) query.set('before', String(options.before));
+    const suffix = query.size > 0 ? `?${query}` : '';
+    return this.request(
+      'GET',
+      `/api/sessions/${enc(sessionId)}/context/versions/${number}${suffix}`,
+      ContextVersionView,
+    );
+  };
+  /** "Compact now": answers when the new version is written (409 turn_running while a turn runs). */
+  compactNow = (sessionId: string, request: CompactRequest = {}) =>
+    this.request('POST', `/api/sessions/${enc(sessionId)}/context/compact`, CompactResponse, request);
+
+  sessionExperiences = async (sessionId: string) =>
+    (await this.request('GET', `/api/sessions/${enc(sessionId)}/experiences`, ExperienceList)).experiences;
+  addExperience = (sessionId: string, input: CreateExperienceRequest) =>
+    this.request('POST', `/api/sessions/${enc(sessionId)}/experiences`, Experience, input);
+  /** A session id is needed to move a project experience into a session's scope. */
+  updateExperience = (id: string, patch: UpdateExperienceRequest) =>
+    this.request('PATCH', `/api/experiences/${enc(id)}`, Experience, patch);
+  deleteExperience = (id: string) => this.request('DELETE', `/api/experiences/${enc(id)}`, null);
 
   listModels = async () => (await this.modelStatus()).models;
   /** The configs plus what the server's environment overrides (whether a key comes from there). */
