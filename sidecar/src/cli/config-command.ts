@@ -2,13 +2,15 @@ import { parseArgs } from 'node:util';
 import { openApplication } from '../application/composition-root';
 import type { ModelService } from '../application/models/model-service';
 import { resolveDataDir } from '../config/data-dir';
-import { CreateModelRequest, type ModelConfig } from '../protocol';
+import { CreateModelRequest, type ModelConfig, UpdateModelRequest } from '../protocol';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
-/** `cairn config model list|add|activate|set-key`. */
+const ACTIONS = ['list', 'add', 'set', 'activate', 'set-key'];
+
+/** `cairn config model list|add|set|activate|set-key`. */
 export async function configCommand(args: string[]): Promise<number> {
   const [area, action, ...rest] = args;
-  if (area !== 'model') throw new UsageError('Expected `cairn config model list|add|activate|set-key`.');
+  if (area !== 'model') throw new UsageError('Expected `cairn config model list|add|set|activate|set-key`.');
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
@@ -20,13 +22,14 @@ export async function configCommand(args: string[]): Promise<number> {
       'context-window': { type: 'string' },
       'max-tokens': { type: 'string' },
       'thinking-budget': { type: 'string' },
+      'compact-threshold': { type: 'string' },
       activate: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: true,
   });
-  if (!['list', 'add', 'activate', 'set-key'].includes(action ?? '')) {
-    throw new UsageError(`Unknown action "${action ?? ''}": use list, add, activate or set-key.`);
+  if (!ACTIONS.includes(action ?? '')) {
+    throw new UsageError(`Unknown action "${action ?? ''}": use list, add, set, activate or set-key.`);
   }
   const core = openApplication({
     dataDir: resolveDataDir(values['data-dir']),
@@ -42,26 +45,29 @@ export async function configCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'add': {
-        const parsed = CreateModelRequest.safeParse({
-          name: values.name,
-          model: values.model,
-          base_url: values['base-url'],
-          context_window: parseIntFlag('context-window', values['context-window']),
-          max_tokens: parseIntFlag('max-tokens', values['max-tokens']),
-          thinking_budget: parseIntFlag('thinking-budget', values['thinking-budget']),
-        });
-        if (!parsed.success) {
-          throw new UsageError(
-            parsed.error.issues
-              .map((i) => `--${String(i.path[0] ?? '').replace('_', '-')}: ${i.message}`)
-              .join('; '),
-          );
-        }
+        const parsed = CreateModelRequest.safeParse(modelFlags(values));
+        if (!parsed.success) throw flagError(parsed.error.issues);
         let created = await models.create(parsed.data);
         if (values.activate) created = await models.activate(created.id);
         process.stdout.write(
           `Added model config ${created.name} (${created.id})${created.active ? ', active' : ''}.\n`,
         );
+        return EXIT.ok;
+      }
+      case 'set': {
+        const target = find(models, positionals[0]);
+        const patch = Object.fromEntries(
+          Object.entries(modelFlags(values)).filter(([, value]) => value !== undefined),
+        );
+        if (Object.keys(patch).length === 0)
+          throw new UsageError(
+            'Nothing to change: give --name, --model, --base-url, --context-window, --max-tokens, ' +
+              '--thinking-budget or --compact-threshold.',
+          );
+        const parsed = UpdateModelRequest.safeParse(patch);
+        if (!parsed.success) throw flagError(parsed.error.issues);
+        const updated = await models.update(target, parsed.data);
+        process.stdout.write(`Updated model config ${updated.name} (${updated.id}).\n`);
         return EXIT.ok;
       }
       case 'activate': {
@@ -87,6 +93,38 @@ export async function configCommand(args: string[]): Promise<number> {
   }
 }
 
+/** The model fields the flags give, as the request bodies name them (absent flags undefined). */
+function modelFlags(values: Record<string, string | boolean | undefined>) {
+  const text = (name: string) => values[name] as string | undefined;
+  return {
+    name: text('name'),
+    model: text('model'),
+    base_url: text('base-url'),
+    context_window: parseIntFlag('context-window', text('context-window')),
+    max_tokens: parseIntFlag('max-tokens', text('max-tokens')),
+    thinking_budget: parseIntFlag('thinking-budget', text('thinking-budget')),
+    compact_threshold: parseThreshold(text('compact-threshold')),
+  };
+}
+
+/** `off` turns automatic compaction off (null); otherwise a fraction of the usable window, 0 < x ≤ 1. */
+function parseThreshold(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === 'off') return null;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1)
+    throw new UsageError(
+      `--compact-threshold is a fraction of the usable window above 0 and at most 1 (e.g. 0.8), or "off" (got "${value}").`,
+    );
+  return n;
+}
+
+function flagError(issues: { path: PropertyKey[]; message: string }[]): UsageError {
+  return new UsageError(
+    issues.map((i) => `--${String(i.path[0] ?? '').replaceAll('_', '-')}: ${i.message}`).join('; '),
+  );
+}
+
 function find(models: ModelService, idOrName: string | undefined): string {
   if (!idOrName) throw new UsageError('Name the model config (its id or name).');
   return models.find(idOrName);
@@ -102,7 +140,8 @@ function printModels(list: ModelConfig[]): void {
   for (const m of list) {
     process.stdout.write(
       `${m.active ? '*' : ' '} ${m.name}  ${m.model}  ${m.base_url ?? 'default endpoint'}  ` +
-        `context ${m.context_window}, max ${m.max_tokens}  key ${m.has_key ? 'set' : 'not set'}  (${m.id})\n`,
+        `context ${m.context_window}, max ${m.max_tokens}, ` +
+        `${m.compact_threshold === null ? 'auto-compaction off' : `compacts at ${Math.round(m.compact_threshold * 100)}%`}  key ${m.has_key ? 'set' : 'not set'}  (${m.id})\n`,
     );
   }
 }

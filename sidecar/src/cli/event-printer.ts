@@ -64,6 +64,17 @@ export class EventPrinter {
       case 'mcp.server':
         this.note(mcpServerLine(event));
         return;
+      case 'context.compacted':
+        this.note(
+          `⟲ Context compacted (${event.level}): about ${event.tokens_before} → ${event.tokens_after} tokens, ` +
+            `version ${event.version}${event.summary ? ', with a summary' : ''}.`,
+        );
+        return;
+      case 'context.compaction_failed':
+        this.note(
+          `⟲ Compaction ${event.error.code === 'cancelled' ? 'cancelled' : 'failed'}: ${event.error.message}`,
+        );
+        return;
       default:
         return;
     }

@@ -9,7 +9,10 @@ export const USAGE = `Usage:
   cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--data-dir DIR] [--server URL]
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
-                         [--max-tokens N] [--thinking-budget N] [--activate] [--data-dir DIR]
+                         [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
+                         [--activate] [--data-dir DIR]
+  cairn config model set ID|NAME [--name NAME] [--model MODEL] [--base-url URL] [--context-window N]
+                         [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
   cairn config model activate ID|NAME [--data-dir DIR]
   cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
   cairn --version
@@ -17,6 +20,8 @@ export const USAGE = `Usage:
 Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
 --behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;
 --allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
+--compact-threshold: the share of the usable window (context minus max tokens) at which Cairn compacts
+before a request, above 0 and at most 1 (default 0.8); off leaves compaction to the agent and the user.
 --parent-ipc: started by the desktop app, which hands over the token and gets the port over its channel.
 
 Environment: CAIRN_DATA_DIR, CAIRN_TOKEN, CAIRN_ANTHROPIC_API_KEY, CAIRN_ANTHROPIC_BASE_URL, CAIRN_MODEL,

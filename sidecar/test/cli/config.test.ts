@@ -129,6 +129,28 @@ describe('cairn config model', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('--context-window');
   });
 
+  it('sets the compaction threshold on add and with set, off included; a bad one changes nothing', async () => {
+    expect((await config('add', '--name', 'a', '--model', 'm', '--compact-threshold', '0.6')).code).toBe(0);
+    expect((await list())[0]).toMatchObject({ name: 'a', compact_threshold: 0.6 });
+    expect((await config('list')).stdout).toContain('compacts at 60%');
+
+    for (const bad of ['1.5', '0', 'most']) {
+      const refused = await config('set', 'a', '--compact-threshold', bad);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr, bad).toContain('--compact-threshold is a fraction of the usable window');
+    }
+    const nothing = await config('set', 'a');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('Nothing to change');
+    expect((await list())[0]).toMatchObject({ compact_threshold: 0.6 });
+
+    const off = await config('set', 'a', '--compact-threshold', 'off', '--context-window', '50000');
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('Updated model config a');
+    expect((await list())[0]).toMatchObject({ compact_threshold: null, context_window: 50_000, model: 'm' });
+    expect((await config('list')).stdout).toContain('auto-compaction off');
+  });
+
   it('activate of an unknown config exits 1', async () => {
     const result = await config('activate', 'nope');
 

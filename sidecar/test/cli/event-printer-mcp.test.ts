@@ -1,16 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EventPrinter } from '../../src/cli/event-printer';
 import type { CairnEvent } from '../../src/protocol';
-
-function capture(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  return { stream, text: () => text };
-}
+import { capture } from '../support/captured-stream';
 
 const event = (state: string, extra: Record<string, unknown> = {}) =>
   ({
