@@ -7,16 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
 import type { MessagesRequestBody, ScriptedReply } from '../support/model-server';
+import { unmarked } from '../support/prompt-cache';
 
 const ROUNDS = 40;
-
-/** The request without its cache marks: what must stay the same from one request to the next. */
-function unmarked(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(unmarked);
-  if (typeof value !== 'object' || value === null) return value;
-  const { cache_control: _mark, ...rest } = value as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, unmarked(v)]));
-}
 
 /** Paths of every block that carries cache_control, as `tools[3]`, `system[0]`, `messages[5][1]`. */
 function marks(body: MessagesRequestBody): string[] {

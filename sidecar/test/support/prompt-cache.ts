@@ -92,3 +92,11 @@ export class PromptCache {
     return usage;
   }
 }
+
+/** The request without its cache marks: what must stay the same from one request to the next. */
+export function unmarked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unmarked);
+  if (typeof value !== 'object' || value === null) return value;
+  const { cache_control: _mark, ...rest } = value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, unmarked(v)]));
+}
