@@ -53,6 +53,8 @@ export class AgentRuntime {
   readonly broker: QuestionBroker;
   private readonly runner: TurnRunner;
   private readonly running = new Map<string, RunningTurn>();
+  /** Sessions whose context is being compacted outside a turn ("compact now"): no turn starts meanwhile. */
+  private readonly compacting = new Set<string>();
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.store = options.store;
@@ -88,6 +90,12 @@ export class AgentRuntime {
         );
       }
       return { turn: existing, created: false };
+    }
+    if (this.compacting.has(sessionId)) {
+      throw new CairnError(
+        'conflict',
+        `Session ${sessionId}'s context is being compacted; start the turn when the compaction has finished.`,
+      );
     }
     const active = this.store.turns.running(sessionId);
     if (active) {
@@ -197,6 +205,27 @@ export class AgentRuntime {
   /** Cancels every running turn and waits for their processes to stop. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.running.keys()].map((id) => this.cancelTurn(id)));
+  }
+
+  /**
+   * Runs `work` (a compaction the user asked for) while no turn runs in the session, and starts none until
+   * it ends: the version it writes must not move under a running turn.
+   */
+  async whileIdle<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    if (this.isSessionRunning(sessionId) || this.store.turns.running(sessionId)) {
+      throw new CairnError(
+        'turn_running',
+        'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.',
+      );
+    }
+    if (this.compacting.has(sessionId))
+      throw new CairnError('conflict', 'This session is already being compacted; wait for that to finish.');
+    this.compacting.add(sessionId);
+    try {
+      return await work();
+    } finally {
+      this.compacting.delete(sessionId);
+    }
   }
 
   /** Whether a turn of the session runs now (an MCP reset then waits for the next turn). */

@@ -142,6 +142,40 @@ describe('a session’s context over the API', () => {
     expect((await info(sessionId)).version).toBe(1);
   });
 
+  it('starts no turn while "compact now" runs, and no second compaction', async () => {
+    const { sessionId } = await h.newSession();
+    seedTurns(store(), sessionId, 4, long);
+    let release: () => void = () => {};
+    const run = script(
+      h,
+      [done('After the compaction.')],
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve(summaryReply(summaryOf('slow')));
+        }),
+    );
+    const compacting = h.api<CompactResponse>('POST', `/api/sessions/${sessionId}/context/compact`, {
+      level: 'session',
+    });
+    await waitFor(() => run.summaries().length > 0);
+    const turn = await h.api<ErrorBody>('POST', `/api/sessions/${sessionId}/turns`, {
+      prompt: 'too early',
+      request_id: 'early',
+    });
+    expect(turn.status).toBe(409);
+    expect(turn.body.error).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('compacted'),
+    });
+    const again = await h.api<ErrorBody>('POST', `/api/sessions/${sessionId}/context/compact`, {});
+    expect(again.status).toBe(409);
+    release();
+    expect((await compacting).status).toBe(200);
+    const later = await h.startTurn(sessionId, 'now');
+    expect((await h.waitForTurnEnd(later.id)).status).toBe('completed');
+    expect(JSON.stringify(run.agent()[0]!.body.messages)).toContain('goal of slow');
+  });
+
   it('a compaction cancelled with its turn leaves the context as it was', async () => {
     await useWindow(h, { context_window: 14_000, max_tokens: 1000, compact_threshold: 0.5 });
     try {

@@ -10,7 +10,7 @@ import { stateOf } from '../../context/context-state';
 import type { ContextToolPort } from '../../context/context-tool';
 import { buildView, type ContextView, viewMessages, viewUnits } from '../../context/context-view';
 import { nextRequestSize } from '../../context/request-size';
-import { CairnError, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import type {
   CompactRequest,
@@ -114,27 +114,23 @@ export class ContextService implements ContextToolPort {
   ): Promise<CompactResponse> {
     this.session(sessionId);
     const { store, runtime, compactor, models } = this.options;
-    if (runtime.isSessionRunning(sessionId)) {
-      throw new CairnError(
-        'turn_running',
-        'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.',
-      );
-    }
-    const settings = await models.activeSettings();
-    const client = createModelClient(settings, {
-      maxRetries: this.options.modelMaxRetries,
-      logger: this.options.logger,
-    });
-    const view = buildView(store, sessionId);
-    const size = nextRequestSize(store, sessionId, view);
-    const result = await compactor.compact({
-      sessionId,
-      turnId: null,
-      reason: 'user',
-      level: request.level ?? 'auto',
-      budget: { overhead: size.overhead, usable: usableWindow(settings), target: null, scale: size.scale },
-      summarize: summaryModel(client, settings),
-      signal: signal ?? new AbortController().signal,
+    const result = await runtime.whileIdle(sessionId, async () => {
+      const settings = await models.activeSettings();
+      const client = createModelClient(settings, {
+        maxRetries: this.options.modelMaxRetries,
+        logger: this.options.logger,
+      });
+      const view = buildView(store, sessionId);
+      const size = nextRequestSize(store, sessionId, view);
+      return compactor.compact({
+        sessionId,
+        turnId: null,
+        reason: 'user',
+        level: request.level ?? 'auto',
+        budget: { overhead: size.overhead, usable: usableWindow(settings), target: null, scale: size.scale },
+        summarize: summaryModel(client, settings),
+        signal: signal ?? new AbortController().signal,
+      });
     });
     return { ...this.info(sessionId), compacted: versionInfo(store, result.version) };
   }
