@@ -59,15 +59,18 @@ export async function configCommand(args: string[]): Promise<number> {
         const patch = Object.fromEntries(
           Object.entries(modelFlags(values)).filter(([, value]) => value !== undefined),
         );
-        if (Object.keys(patch).length === 0)
+        if (Object.keys(patch).length === 0 && !values.activate)
           throw new UsageError(
             'Nothing to change: give --name, --model, --base-url, --context-window, --max-tokens, ' +
-              '--thinking-budget or --compact-threshold.',
+              '--thinking-budget, --compact-threshold or --activate.',
           );
         const parsed = UpdateModelRequest.safeParse(patch);
         if (!parsed.success) throw flagError(parsed.error.issues);
-        const updated = await models.update(target, parsed.data);
-        process.stdout.write(`Updated model config ${updated.name} (${updated.id}).\n`);
+        let updated = await models.update(target, parsed.data);
+        if (values.activate) updated = await models.activate(updated.id);
+        process.stdout.write(
+          `Updated model config ${updated.name} (${updated.id})${updated.active ? ', active' : ''}.\n`,
+        );
         return EXIT.ok;
       }
       case 'activate': {

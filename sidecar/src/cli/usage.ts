@@ -13,6 +13,7 @@ export const USAGE = `Usage:
                          [--activate] [--data-dir DIR]
   cairn config model set ID|NAME [--name NAME] [--model MODEL] [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
+                         [--activate] [--data-dir DIR]
   cairn config model activate ID|NAME [--data-dir DIR]
   cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
   cairn --version

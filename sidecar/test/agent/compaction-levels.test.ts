@@ -155,6 +155,26 @@ describe('compaction by the threshold', () => {
     expect(JSON.stringify(sent)).not.toContain('answer 1.0');
   });
 
+  it('with automatic compaction off, a request that cannot fit fails as before, advising to compact', async () => {
+    await useWindow(h, { context_window: 14_000, max_tokens: 1000, compact_threshold: null });
+    const { sessionId } = await h.newSession();
+    seedTurns(h.server.core.store, sessionId, 60, 2, 500);
+    const run = script(h, [done('never sent')]);
+    const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'go on')).id);
+    expect(turn.status).toBe('failed');
+    expect(turn.error?.code).toBe('context_window_exceeded');
+    expect(turn.error?.message).toMatch(/compact/i);
+    expect(run.agent()).toEqual([]);
+    expect(run.summaries()).toEqual([]);
+    const events = await h.events(sessionId);
+    expect(events.filter((e) => e.type.startsWith('context.'))).toEqual([]);
+    // The user can still compact, and then the session goes on.
+    const compact = await h.api('POST', `/api/sessions/${sessionId}/context/compact`, { level: 'session' });
+    expect(compact.status).toBe(200);
+    const next = await h.waitForTurnEnd((await h.startTurn(sessionId, 'go on, please')).id);
+    expect(next.status).toBe('completed');
+  });
+
   it('a tool result too large for any level fails the turn, naming it', async () => {
     // Under the limit that sends a result to a file, and larger than what this window leaves beside the tools.
     await useWindow(h, { context_window: 7000, max_tokens: 1000, compact_threshold: 0.8 });

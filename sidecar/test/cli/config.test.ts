@@ -149,6 +149,14 @@ describe('cairn config model', { timeout: 120_000 }, () => {
     expect(off.stdout).toContain('Updated model config a');
     expect((await list())[0]).toMatchObject({ compact_threshold: null, context_window: 50_000, model: 'm' });
     expect((await config('list')).stdout).toContain('auto-compaction off');
+
+    expect((await config('add', '--name', 'b', '--model', 'm2')).code).toBe(0);
+    const activated = await config('set', 'b', '--activate', '--max-tokens', '2048');
+    expect(activated.stdout).toContain('Updated model config b');
+    expect(await list()).toEqual([
+      expect.objectContaining({ name: 'a', active: false }),
+      expect.objectContaining({ name: 'b', active: true, max_tokens: 2048 }),
+    ]);
   });
 
   it('activate of an unknown config exits 1', async () => {
