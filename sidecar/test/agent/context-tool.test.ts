@@ -128,6 +128,21 @@ describe('the Context tool', () => {
     expect((await h.events(sessionId)).some((e) => e.type.startsWith('context.'))).toBe(false);
   });
 
+  it('needs no approval, even in ask mode', async () => {
+    const { sessionId } = await h.newSession({ approval: 'ask' });
+    const run = script(h, [
+      call({ method: 'inspect' }),
+      call({ method: 'remember', arguments: { text: 'asked nobody' } }),
+      done(),
+    ]);
+    const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'look at your context')).id);
+    expect(turn.status).toBe('completed');
+    expect(run.agent()).toHaveLength(3);
+    const events = await h.events(sessionId);
+    expect(events.filter((e) => e.type === 'question.required')).toEqual([]);
+    expect(JSON.parse(lastResult(run.agent()[1]!).content)).toMatchObject({ version: 1 });
+  });
+
   it('remember and forget change the system prompt; inspect shows them; versions and read look back', async () => {
     const { sessionId } = await h.newSession();
     seedTurns(h.server.core.store, sessionId, 2);
