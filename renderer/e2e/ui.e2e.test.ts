@@ -542,6 +542,66 @@ describe('Cairn in a browser, against a real sidecar', () => {
   );
 
   it(
+    'shows the context meter, compacts now from the context view, and keeps experiences in the side panel',
+    async () => {
+      const { page, sessionId } = await pageWithSession('context session');
+      seedTurns(ui, sessionId, 4, (i) => ({ prompt: `question ${i}`, answer: `answer ${i} `.repeat(200) }));
+      await page.reload();
+      await openSession(page, 'context session');
+      const meter = page.getByTestId('context-meter');
+      await meter.waitFor({ timeout: UI_WAIT });
+      expect(await meter.textContent()).toContain('estimated');
+      await meter.click();
+      const dialog = page.getByRole('dialog', { name: 'Context' });
+      await dialog.waitFor({ timeout: UI_WAIT });
+      expect(await dialog.locator('.context-unit').count()).toBe(8);
+      await screenshot(page, 'context-view');
+
+      const summary = {
+        goal: 'answer the questions',
+        instruction: '',
+        discoveries: ['four questions asked'],
+        completed: ['answered all four'],
+        current_status: 'waiting',
+        likely_next_work: [],
+        relevant_files_directories: [],
+        remember: [],
+      };
+      ui.replies.enqueue({ content: [{ type: 'tool_use', name: 'write_summary', input: summary }] });
+      await dialog.getByLabel('Level').selectOption('session');
+      await dialog.getByRole('button', { name: 'Compact now' }).click();
+      await expect
+        .poll(() => dialog.getByRole('status').textContent(), { timeout: UI_WAIT })
+        .toContain('Compacted to version 2');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // The compaction sits after the last turn, with its summary and a way back to what came before.
+      const card = transcript(page).getByTestId('compaction-card');
+      await card.waitFor({ timeout: UI_WAIT });
+      expect(await card.textContent()).toContain('Context compacted (Session, by you)');
+      await card.getByText('Summary').click();
+      expect(await card.textContent()).toContain('answered all four');
+      await card.getByRole('button', { name: 'View the context before it' }).click();
+      const version = page.getByRole('region', { name: 'What the model saw at version 1' });
+      await version.waitFor({ timeout: UI_WAIT });
+      await version.getByText('question 4', { exact: true }).waitFor({ timeout: UI_WAIT });
+      await screenshot(page, 'context-version');
+      await page.getByRole('dialog', { name: 'Context' }).getByRole('button', { name: 'Close' }).click();
+
+      await page.getByRole('button', { name: 'Toggle side panel' }).click();
+      const form = page.getByRole('form', { name: 'New experience' });
+      await form.getByLabel('New experience').fill('answers are long');
+      await form.getByRole('button', { name: 'Add' }).click();
+      await page.locator('.experience-text', { hasText: 'answers are long' }).waitFor({ timeout: UI_WAIT });
+      await expect
+        .poll(() => ui.server.core.store.experiences.forSession(sessionId, null).map((e) => e.text))
+        .toEqual(['answers are long']);
+      await screenshot(page, 'experiences-panel');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
     'looks sane in the dark colour scheme',
     async () => {
       const { page } = await pageWithSession('dark session', { colorScheme: 'dark' });

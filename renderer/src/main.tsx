@@ -9,6 +9,7 @@ import './styles/settings.css';
 import './styles/backend.css';
 import './styles/kernel.css';
 import './styles/mcp.css';
+import './styles/context.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -274,7 +274,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
       </main>
       {panelOpen && (
         <aside className="side-panel" aria-label={t('panel.toggle')}>
-          {caps.value?.kernels && currentSession && view === 'chat' ? (
+          {currentSession && view === 'chat' ? (
             <div className="side-panel-content" ref={setPanelTarget} />
           ) : (
             <p className="muted">{t('panel.empty')}</p>

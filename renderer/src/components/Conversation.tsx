@@ -7,7 +7,10 @@ import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
+import { useContextInfo } from '../state/use-context-info';
 import { Composer } from './Composer';
+import { ContextDialog } from './context/ContextDialog';
+import { ExperiencesPanel } from './experiences/ExperiencesPanel';
 import { KernelPanel } from './kernel/KernelPanel';
 import { McpSessionPanel } from './mcp/McpSessionPanel';
 import { SessionHeader } from './SessionHeader';
@@ -59,6 +62,10 @@ export function Conversation(props: {
     controller?.subscribe ?? noSubscribe,
     controller?.getSnapshot ?? beforeController,
   );
+
+  const context = useContextInfo(props.client, props.session.id, controller);
+  // The context view, open on its overview (undefined) or on one version read only.
+  const [contextView, setContextView] = useState<{ version?: number } | null>(null);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -112,6 +119,8 @@ export function Conversation(props: {
         modelName={props.modelName}
         onChanged={props.onSessionChanged}
         onTogglePanel={props.onTogglePanel}
+        context={context.value}
+        onOpenContext={() => setContextView({})}
       />
       <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
         <div className="transcript-inner">
@@ -148,6 +157,7 @@ export function Conversation(props: {
                     onAnswer={async (id, answer) => controller?.answer(id, answer)}
                     onRetry={() => void controller?.retry(view.turn.id)}
                     onOpenSettings={props.onOpenSettings}
+                    onViewVersion={(version) => setContextView({ version })}
                   />
                 </div>
               );
@@ -164,14 +174,27 @@ export function Conversation(props: {
         }}
         onCancel={async () => controller?.cancel()}
       />
-      {kernelController &&
+      {contextView && (
+        <ContextDialog
+          client={props.client}
+          sessionId={props.session.id}
+          info={context.value}
+          version={contextView.version}
+          onChanged={context.reload}
+          onClose={() => setContextView(null)}
+        />
+      )}
+      {controller &&
         props.panelTarget &&
         createPortal(
           <>
-            {controller && (
-              <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />
+            <ExperiencesPanel client={props.client} source={controller} session={props.session} />
+            {kernelController && (
+              <>
+                <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />
+                <KernelPanel client={props.client} controller={kernelController} />
+              </>
             )}
-            <KernelPanel client={props.client} controller={kernelController} />
           </>,
           props.panelTarget,
         )}

@@ -1,9 +1,10 @@
-import type { ApprovalMode, Session } from '../../../sidecar/src/protocol';
+import type { ApprovalMode, ContextInfo, Session } from '../../../sidecar/src/protocol';
 import type { StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
+import { ContextMeter } from './context/ContextMeter';
 
-/** Title, approval mode, connection state and the side-panel toggle. */
+/** Title, context meter, approval mode, connection state and the side-panel toggle. */
 export function SessionHeader(props: {
   client: CairnClient;
   session: Session;
@@ -11,6 +12,8 @@ export function SessionHeader(props: {
   modelName: string | null;
   onChanged(): void;
   onTogglePanel(): void;
+  context?: ContextInfo | null;
+  onOpenContext?(): void;
 }) {
   const t = useT();
   return (
@@ -21,6 +24,7 @@ export function SessionHeader(props: {
           {props.modelName}
         </span>
       )}
+      {props.onOpenContext && <ContextMeter info={props.context ?? null} onOpen={props.onOpenContext} />}
       <label className="approval-select">
         <span aria-hidden="true">{t('session.approval')}</span>
         <select

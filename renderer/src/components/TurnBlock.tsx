@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import type { TurnView } from '../state/turn-view';
+import { CompactionCard } from './context/CompactionCard';
 import { MarkdownView } from './MarkdownView';
 import { QuestionCard } from './QuestionCard';
 import { ThinkingBlock } from './ThinkingBlock';
@@ -17,6 +18,8 @@ export const TurnBlock = memo(function TurnBlock(props: {
   onAnswer(questionId: string, answer: string): Promise<void>;
   onRetry(): void;
   onOpenSettings(): void;
+  /** Opens one context version read only (a compaction card's "before" link). */
+  onViewVersion?(number: number): void;
 }) {
   const t = useT();
   const { view } = props;
@@ -55,6 +58,8 @@ export const TurnBlock = memo(function TurnBlock(props: {
                 maxAttempts={item.maxAttempts}
               />
             );
+          case 'compaction':
+            return <CompactionCard key={item.key} item={item} onViewVersion={props.onViewVersion} />;
           default:
             return null;
         }

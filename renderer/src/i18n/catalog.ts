@@ -1,4 +1,5 @@
 import { backendMessages } from './messages/backend';
+import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
 import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
@@ -17,6 +18,7 @@ const areas = [
   conversationMessages,
   settingsMessages,
   modelCompactionMessages,
+  contextMessages,
   backendMessages,
   kernelMessages,
   mcpMessages,

@@ -1,6 +1,7 @@
 import type { CairnEvent } from '../../../sidecar/src/protocol';
 import type { EventStream } from '../api/event-stream';
 import { ApiError, type CairnClient } from '../api/http-client';
+import { isContextEvent } from './compaction-item';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from './turn-view';
 
 export const PAGE_SIZE = 30;
@@ -135,7 +136,9 @@ export class SessionController {
   private onEvent(event: CairnEvent): void {
     for (const listener of this.eventListeners) listener(event);
     const turns = this.snapshot.turns;
-    const index = turns.findIndex((t) => t.turn.id === event.turn_id);
+    // "Compact now" runs between turns: its card goes after the last turn, where it happened.
+    const between = event.turn_id === null && isContextEvent(event);
+    const index = between ? turns.length - 1 : turns.findIndex((t) => t.turn.id === event.turn_id);
     if (index === -1) {
       if (event.type !== 'turn.started') return;
       this.update({ turns: [...turns, turnFromStart(event)] });

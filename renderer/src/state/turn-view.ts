@@ -1,6 +1,7 @@
 import type {
   CairnEvent,
   ContentBlock,
+  ContextVersionInfo,
   ErrorInfo,
   Question,
   ToolCall,
@@ -8,6 +9,13 @@ import type {
   Turn,
   TurnWithDetails,
 } from '../../../sidecar/src/protocol';
+import {
+  applyCompactionEvent,
+  type CompactionItem,
+  compactionFromVersion,
+  isContextEvent,
+  settleCompaction,
+} from './compaction-item';
 
 export interface ToolCardState {
   key: string;
@@ -36,7 +44,8 @@ export type TurnItem =
       note: 'max_tokens' | 'truncated_tool_call';
       attempt: number;
       maxAttempts: number;
-    };
+    }
+  | CompactionItem;
 
 /** One turn as the conversation shows it. */
 export interface TurnView {
@@ -49,9 +58,12 @@ export interface TurnView {
 const MAX_LIVE_OUTPUT = 64 * 1024;
 const UNSETTLED = new Set<ToolCardState['status']>(['pending', 'running', 'waiting_approval']);
 
-/** A finished (or reloaded) turn from its stored messages and tool calls. */
+/**
+ * A finished (or reloaded) turn from its stored messages and tool calls, with its compactions placed
+ * after the message each was written after.
+ */
 export function turnFromHistory(t: TurnWithDetails): TurnView {
-  const { messages, tool_calls, questions, ...turn } = t;
+  const { messages, tool_calls, questions, compactions: versions, ...turn } = t;
   const calls = new Map(tool_calls.map((c) => [c.tool_use_id, c]));
   // Questions and approvals stay where they were asked: right after their tool's card.
   const asked = new Map<string, Question[]>();
@@ -61,23 +73,37 @@ export function turnFromHistory(t: TurnWithDetails): TurnView {
   }
   const questionItems = (key: string): TurnItem[] =>
     (asked.get(key) ?? []).map((question) => ({ kind: 'question', key: `q-${question.id}`, question }));
+  const compactions = compactionsByMessage(versions);
   const items: TurnItem[] = [{ kind: 'prompt', key: 'prompt', text: turn.prompt }];
   messages.forEach((message, m) => {
     if (message.role === 'user') {
       if (message.internal && message.content.some((b) => b.type === 'text')) {
         items.push({ kind: 'note', key: `note-${m}`, note: 'max_tokens', attempt: 0, maxAttempts: 0 });
       }
-      return;
+    } else {
+      message.content.forEach((block, b) => {
+        const call = calls.get(String(block.id));
+        const item = itemFromBlock(block, `m${m}-b${b}`, call);
+        if (item) items.push(item);
+        if (call) items.push(...questionItems(call.id));
+      });
     }
-    message.content.forEach((block, b) => {
-      const call = calls.get(String(block.id));
-      const item = itemFromBlock(block, `m${m}-b${b}`, call);
-      if (item) items.push(item);
-      if (call) items.push(...questionItems(call.id));
-    });
+    items.push(...(compactions.get(message.id) ?? []));
   });
   items.push(...questionItems(''));
   return { turn, items, response: messages.length };
+}
+
+function compactionsByMessage(versions: readonly ContextVersionInfo[]): Map<number, CompactionItem[]> {
+  const byMessage = new Map<number, CompactionItem[]>();
+  for (const version of versions) {
+    if (version.level === null || version.after_message_id === null) continue;
+    const list = byMessage.get(version.after_message_id) ?? [];
+    list.push(compactionFromVersion(version));
+    byMessage.set(version.after_message_id, list);
+  }
+  for (const list of byMessage.values()) list.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+  return byMessage;
 }
 
 /** A turn that starts live, from its turn.started event. */
@@ -103,6 +129,7 @@ export function turnFromStart(event: Extract<CairnEvent, { type: 'turn.started' 
 
 /** Applies one journal event; returns a new view (the old one is left as it was). */
 export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
+  if (isContextEvent(event)) return { ...view, items: applyCompactionEvent(view.items, event) };
   switch (event.type) {
     case 'turn.started':
       return view;
@@ -227,6 +254,11 @@ function finish(
     if (item.kind === 'tool' && status !== 'completed' && UNSETTLED.has(item.card.status)) {
       return { ...item, card: { ...item.card, status: settled } };
     }
+    if (item.kind === 'compaction')
+      return settleCompaction(
+        item,
+        error ?? { code: status === 'cancelled' ? 'cancelled' : 'interrupted', message: status },
+      );
     return item;
   });
   return { ...view, items, turn: { ...view.turn, status, error, finished_at: time, usage } };

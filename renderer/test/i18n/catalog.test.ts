@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, LOCALES } from '../../src/i18n/catalog';
 import { backendMessages } from '../../src/i18n/messages/backend';
+import { contextMessages } from '../../src/i18n/messages/context';
 import { conversationMessages } from '../../src/i18n/messages/conversation';
 import { kernelMessages } from '../../src/i18n/messages/kernels';
 import { mcpMessages } from '../../src/i18n/messages/mcp';
@@ -29,6 +30,7 @@ describe('the message catalog', () => {
       conversationMessages,
       settingsMessages,
       modelCompactionMessages,
+      contextMessages,
       backendMessages,
       kernelMessages,
       mcpMessages,

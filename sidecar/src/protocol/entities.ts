@@ -172,7 +172,7 @@ export const TurnWithDetails = Turn.extend({
   messages: z.array(Message),
   tool_calls: z.array(ToolCall),
   questions: z.array(Question).default([]),
-  /** The compactions written during the turn, each placed after the message it followed. */
+  /** The compactions written during the turn or right after it, each placed after the message it followed. */
   compactions: z.array(ContextVersionInfo).default([]),
 });
 export type TurnWithDetails = z.infer<typeof TurnWithDetails>;

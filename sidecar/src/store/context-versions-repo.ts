@@ -79,19 +79,22 @@ export class ContextVersionsRepo {
     return row ? toVersion(row) : null;
   }
 
-  /** The versions written during these turns, oldest first. */
+  /** The versions written during these turns, or between one of them and the next, oldest first. */
   forTurns(turnIds: string[]): Map<string, ContextVersion[]> {
     const result = new Map<string, ContextVersion[]>();
     if (turnIds.length === 0) return result;
+    // A compaction between turns (the user's "compact now") belongs to the turn it followed.
     const rows = this.db
       .prepare(
-        'SELECT * FROM context_versions WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY number',
+        `SELECT v.*, COALESCE(v.turn_id, m.turn_id) AS owner
+         FROM context_versions v LEFT JOIN messages m ON m.id = v.upto_message_id
+         WHERE COALESCE(v.turn_id, m.turn_id) IN (SELECT value FROM json_each(?)) ORDER BY v.number`,
       )
-      .all(JSON.stringify(turnIds)) as Row[];
+      .all(JSON.stringify(turnIds)) as (Row & { owner: string })[];
     for (const row of rows) {
-      const list = result.get(row.turn_id!) ?? [];
+      const list = result.get(row.owner) ?? [];
       list.push(toVersion(row));
-      result.set(row.turn_id!, list);
+      result.set(row.owner, list);
     }
     return result;
   }

@@ -10,6 +10,7 @@ import type {
   ContextVersionList,
   ContextVersionView,
   Turn,
+  TurnPage,
 } from '../../src/protocol';
 import type { Store } from '../../src/store/store';
 import { done, readRound, script, summaryOf, summaryReply, useWindow } from '../support/context-script';
@@ -91,6 +92,14 @@ describe('a session’s context over the API', () => {
       [1, null, 'initial'],
       [2, 1, 'user'],
     ]);
+    // The turn page shows it after the turn it followed, and nowhere else.
+    const page = (await h.api<TurnPage>('GET', `/api/sessions/${sessionId}/turns?limit=10`)).body;
+    const lastMessage = store().messages.fromId(sessionId, null).at(-1)!;
+    expect(page.turns.map((t) => t.compactions.map((c) => c.number))).toEqual([[], [], [], [], [], [2]]);
+    expect(page.turns.at(-1)!.compactions[0]).toMatchObject({
+      after_message_id: lastMessage.id,
+      turn_id: null,
+    });
 
     // The version before: every message as the model saw it, newest first, two at a time.
     const seen: number[] = [];

@@ -71,7 +71,7 @@ export function McpSessionPanel(props: { client: CairnClient; source: McpEventSo
 
   if (hidden) return null;
   return (
-    <details className="mcp-panel" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className="panel-section mcp-panel" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <h2>{t('mcp.session.title')}</h2>
         {status && (

@@ -1,0 +1,51 @@
+import { useI18n } from '../../i18n/i18n';
+import type { CompactionItem } from '../../state/compaction-item';
+import { SummaryView } from './SummaryView';
+
+/**
+ * A compaction where it happened: its level, tokens before → after (estimated), the summary when one
+ * was written, and a way to read what the model saw before it.
+ */
+export function CompactionCard(props: { item: CompactionItem; onViewVersion?(number: number): void }) {
+  const { t, formatNumber } = useI18n();
+  const { item } = props;
+  const level = t(`context.level.${item.level ?? 'auto'}`);
+  const reason = t(`context.reason.${item.reason}`);
+  const tokens = (n: number | null) => (n === null ? '?' : formatNumber(n));
+  const line =
+    item.state === 'running'
+      ? t('context.card.running', { level })
+      : item.state === 'failed'
+        ? t('context.card.failed', { message: item.error?.message ?? '' })
+        : t('context.card.done', {
+            level,
+            reason,
+            before: tokens(item.tokensBefore),
+            after: tokens(item.tokensAfter),
+          });
+  return (
+    <section
+      className={`compaction-card ${item.state}`}
+      data-testid="compaction-card"
+      role={item.state === 'running' ? 'status' : undefined}
+    >
+      <p className="compaction-line">{line}</p>
+      {item.state === 'failed' && <p className="muted">{t('context.card.failedHint')}</p>}
+      {item.summary && (
+        <details className="compaction-summary">
+          <summary>{t('context.card.summary')}</summary>
+          <SummaryView summary={item.summary} />
+        </details>
+      )}
+      {item.state === 'done' && item.parent !== null && props.onViewVersion && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => item.parent !== null && props.onViewVersion?.(item.parent)}
+        >
+          {t('context.card.before')}
+        </button>
+      )}
+    </section>
+  );
+}
