@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
+import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
@@ -24,15 +25,24 @@ const KERNELS: KernelBenchOptions = {
   inputs: 100,
   interrupts: 5,
 };
+const CONTEXT: ContextBenchOptions = { sessionTokens: 200_000, runs: 7, warmup: 2, rounds: 40 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
-  // BENCH_ONLY=kernels runs section (e) alone.
-  if (process.env.BENCH_ONLY === 'kernels') {
+  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f).
+  const alone: Record<string, () => Promise<Row[]>> = {
+    kernels: () => benchKernels(KERNELS, log),
+    context: () => benchContext(CONTEXT, log),
+  };
+  const only = process.env.BENCH_ONLY;
+  if (only) {
+    const section = alone[only];
+    if (!section)
+      throw new Error(`BENCH_ONLY=${only}: the sections that run alone are ${Object.keys(alone).join(', ')}`);
     try {
-      report(await benchKernels(KERNELS, log), began);
+      report(await section(), began);
     } finally {
       removeDirs();
     }
@@ -85,6 +95,9 @@ async function main(): Promise<void> {
 
     log('(e) Python kernels');
     rows.push(...(await benchKernels(KERNELS, log)));
+
+    log('(f) context');
+    rows.push(...(await benchContext(CONTEXT, log)));
   } finally {
     await model.close();
     removeDirs();

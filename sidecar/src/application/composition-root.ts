@@ -15,6 +15,7 @@ import { childEnv } from '../tools/child-env';
 import { builtinToolSource } from '../tools/registry';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { combineToolSources, type ToolSource } from '../tools/tool-source';
+import { compactorPorts } from './context/compactor-ports';
 import { ContextService } from './context/context-service';
 import { EventFeed } from './events/event-feed';
 import { ExperienceService } from './experiences/experience-service';
@@ -212,11 +213,7 @@ function buildServices(store: Store, options: BuildOptions) {
 
   const compactionQueue = new CompactionQueue();
   const compactor = new Compactor({
-    store,
-    resultFile: (sessionId, toolUseId) =>
-      store.toolCalls.byToolUseId(sessionId, toolUseId)?.result_file ?? null,
-    saveBlock: (sessionId, messageId, index, text) =>
-      files.writeCompactedBlock(sessionId, messageId, index, text),
+    ...compactorPorts(store, files),
     ...(kernels ? { kernelVariables: (sessionId: string) => kernels.inventory(sessionId) } : {}),
   });
   // The Context tool reaches the service built below, once the runtime it needs exists.
