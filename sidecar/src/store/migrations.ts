@@ -211,6 +211,13 @@ CREATE INDEX experiences_by_session ON experiences(session_id);
 CREATE INDEX experiences_by_project ON experiences(project_id);
 `,
   },
+  {
+    version: 8,
+    description: 'find a tool call by its tool_use id (Block compaction names the file of each result)',
+    sql: `
+CREATE INDEX tool_calls_by_use ON tool_calls(session_id, tool_use_id);
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

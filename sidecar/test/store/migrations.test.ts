@@ -109,6 +109,16 @@ describe('openDatabase', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
   });
 
+  it('finds a tool call by its session and tool_use id through an index, not a scan of every call', () => {
+    const db = open();
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT * FROM tool_calls WHERE session_id = ? AND tool_use_id = ? ORDER BY rowid DESC LIMIT 1',
+      )
+      .all('s', 'u') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toContain('USING INDEX tool_calls_by_use');
+  });
+
   it('creates the parent directory of the file', () => {
     file = path.join(dir, 'nested', 'deeper', 'cairn.db');
     const db = open();
