@@ -82,7 +82,7 @@ function fakeSidecar(options: { compact?: 'ok' | 'busy' } = {}) {
     const json = (value: unknown, status = 200) =>
       new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
     const path = url.pathname;
-    if (path === '/api/sessions/s1/context/versions') return json({ versions: [v1] });
+    if (path === '/api/sessions/s1/context/versions') return json({ versions: [v1, v2] });
     if (path === '/api/sessions/s1/context/versions/1') {
       // 45 messages: the newest 40 first, then the 5 before them.
       const before = Number(url.searchParams.get('before') ?? 45);
@@ -174,6 +174,12 @@ describe('the context view', () => {
     expect(units[1]!.textContent).toContain('52,000 tokens');
     expect(units[2]!.textContent).toContain('kept');
     expect(await within(dialog).findByText('Version 1 · the session’s start')).toBeTruthy();
+    // Newest first, with the sizes it cut between, labelled as estimates.
+    const versions = [...dialog.querySelectorAll('.context-versions li')];
+    expect(versions.map((v) => v.getAttribute('data-version'))).toEqual(['2', '1']);
+    expect(versions[0]!.textContent).toContain(
+      'Version 2 · Session · by you · 61,500 → 4,100 tokens (estimated)',
+    );
   });
 
   it('compacts now at the chosen level and reports the new version', async () => {
@@ -202,7 +208,9 @@ describe('the context view', () => {
   it('shows a version read only, newest page first, earlier pages on demand', async () => {
     const server = fakeSidecar();
     open(server);
-    fireEvent.click(await screen.findByRole('button', { name: 'View' }));
+    await screen.findByText('Version 1 · the session’s start');
+    const first = document.querySelector('.context-versions li[data-version="1"]') as HTMLElement;
+    fireEvent.click(within(first).getByRole('button', { name: 'View' }));
     const version = await screen.findByRole('region', { name: 'What the model saw at version 1' });
     await within(version).findByText('message number 44');
     expect(version.textContent).toContain('Read only');
