@@ -122,9 +122,11 @@ export class AgentRuntime {
       return created;
     });
     const controller = new AbortController();
-    const done = this.execute(sessionId, turn.id, session.project_id, controller.signal).finally(() =>
-      this.running.delete(turn.id),
-    );
+    const done = this.execute(sessionId, turn.id, session.project_id, controller.signal).finally(() => {
+      this.running.delete(turn.id);
+      // What the agent queued belongs to its turn: a turn cancelled or failed after the batch takes it along.
+      this.options.compactionQueue.take(sessionId);
+    });
     this.running.set(turn.id, { sessionId, controller, done });
     return { turn, created: true };
   }

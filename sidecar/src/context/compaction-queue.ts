@@ -7,7 +7,7 @@ export interface QueuedCompaction {
   given?: StructuredSummary;
 }
 
-/** The agent's queued compactions per session (in memory: a turn that ends takes its queue along). */
+/** The agent's queued compactions per session (in memory; the runtime drops them when their turn ends). */
 export class CompactionQueue {
   private readonly queued = new Map<string, QueuedCompaction[]>();
 

@@ -81,9 +81,10 @@ export class Compactor {
     });
     if (request.ref) checkRef(view, protection, request.ref);
     const before = budget.overhead + viewTokens(view);
+    // At least what the no-progress guard asks for: a need of zero would leave only the Session level.
     const need =
       budget.target !== null
-        ? before - budget.target / budget.scale
+        ? Math.max(before * MIN_PROGRESS, before - budget.target / budget.scale)
         : request.level === 'auto'
           ? before * 0.5
           : null;
@@ -126,7 +127,7 @@ export class Compactor {
           }
           if (small) throw noProgress(known(before), known(after));
         }
-        return this.record(request, level, applied, known(before), known(after));
+        return this.record(request, level, applied, known(before), known(after), rememberedIn(view.state));
       }
     } catch (error) {
       const info: ErrorInfo = request.signal.aborted
@@ -148,7 +149,7 @@ export class Compactor {
     }
   }
 
-  /** The state a plan leads to, with the summary it wrote (summary calls happen here). */
+  /** The state a plan leads to, with the summary it wrote (summary calls happen here, or the agent's is used). */
   private async apply(
     request: CompactionRequest,
     view: ContextView,
@@ -178,8 +179,7 @@ export class Compactor {
     // With the agent's own summary one range is compacted: the summary is about it.
     const ranges = request.given ? plan.ranges.slice(0, 1) : plan.ranges;
     for (const range of ranges) {
-      summary =
-        request.given ?? (await this.summarize(request, range.kind, range.items, range.kind === 'turn'));
+      summary = await this.summarize(request, range.kind, range.items, range.kind === 'turn');
       cuts = cuts.filter((c) => !within(c, range.from, range.to));
       cuts.push({
         kind: range.kind,
@@ -194,7 +194,7 @@ export class Compactor {
     }
     cuts.sort((a, b) => cutStart(a) - cutStart(b));
     if (plan.session) {
-      summary = request.given ?? (await this.summarize(request, 'session', plan.session.items, true));
+      summary = await this.summarize(request, 'session', plan.session.items, true);
       const first = plan.session.firstMessageId ?? 0;
       return {
         state: {
@@ -220,6 +220,9 @@ export class Compactor {
       withKernels && this.ports.kernelVariables
         ? await this.ports.kernelVariables(request.sessionId, request.signal).catch(() => [])
         : [];
+    // The agent's own summary needs no call, but a Turn or Session one still carries what is in memory.
+    if (request.given)
+      return variables.length > 0 ? { ...request.given, kernel_variables: variables } : request.given;
     return writeSummary({
       level,
       items,
@@ -236,6 +239,7 @@ export class Compactor {
     applied: { state: ContextState; summary: StructuredSummary | null },
     tokensBefore: number,
     tokensAfter: number,
+    remembered: ReadonlySet<string>,
   ): CompactionResult {
     const { store } = this.ports;
     return store.transaction(() => {
@@ -254,7 +258,8 @@ export class Compactor {
         keptMessageIds: applied.state.kept,
         uptoMessageId: store.messages.last(request.sessionId)?.id ?? null,
       });
-      if (applied.summary) rememberFromSummary(store, request.sessionId, request.turnId, applied.summary);
+      if (applied.summary)
+        rememberFromSummary(store, request.sessionId, request.turnId, applied.summary, remembered);
       store.events.append(request.sessionId, {
         type: 'context.compacted',
         turn_id: request.turnId,
@@ -268,6 +273,12 @@ export class Compactor {
       return { version, level, tokensBefore, tokensAfter, summary: applied.summary };
     });
   }
+}
+
+/** What the summaries a state already holds asked to remember: made experiences then, or forgotten since. */
+function rememberedIn(state: ContextState): Set<string> {
+  const summaries = [state.summary, ...state.cuts.map((c) => (c.kind === 'block' ? null : c.summary))];
+  return new Set(summaries.flatMap((s) => s?.remember ?? []).map((text) => text.trim()));
 }
 
 function nothingToCut(request: CompactionRequest): CairnError {

@@ -53,13 +53,26 @@ export const EMPTY_STATE: ContextState = {
 /** A stored version's state; a version that cannot be read keeps everything (nothing is hidden by mistake). */
 export function stateOf(version: ContextVersion | null): ContextState {
   if (!version) return EMPTY_STATE;
-  const cuts = z.array(ContextCut).safeParse(version.cuts);
-  const summary = version.summary ? StructuredSummary.safeParse(JSON.parse(version.summary)) : null;
+  // Each cut on its own: one unreadable cut brings back its own range, not every other cut's.
+  const cuts = (Array.isArray(version.cuts) ? version.cuts : []).flatMap((cut) => {
+    const parsed = ContextCut.safeParse(cut);
+    return parsed.success ? [parsed.data] : [];
+  });
   return {
     number: version.number,
     firstMessageId: version.first_message_id,
-    summary: summary?.success ? summary.data : null,
-    cuts: cuts.success ? cuts.data : [],
+    summary: readSummary(version.summary),
+    cuts,
     kept: version.kept_message_ids,
   };
+}
+
+function readSummary(text: string | null): StructuredSummary | null {
+  if (!text) return null;
+  try {
+    const parsed = StructuredSummary.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

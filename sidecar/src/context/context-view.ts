@@ -167,8 +167,9 @@ function summaryText(level: string, body: string, rounds?: number): string {
 
 function stubBlock(block: ContentBlock, cut: BlockCut): ContentBlock {
   const where = cut.file
-    ? `The full text is in ${cut.file}: Read it (offset and limit read parts) if you need it again.`
-    : "The full text stays in the session's history (the Context tool's read method shows it).";
+    ? `The full text is in ${cut.file}: Read it (offset and limit read parts) if you need it again; ` +
+      `without Read, Context's read method with version ${cut.version - 1} shows its start.`
+    : `The full text stays in the session's history: Context's read method with version ${cut.version - 1} shows it.`;
   const text =
     `[Compacted by Cairn to save context: this ${block.type === 'tool_result' ? 'tool result' : 'text'} was ` +
     `${cut.chars} characters (about ${cut.tokens} tokens). ${where}]`;

@@ -2,14 +2,16 @@ import type { StructuredSummary } from '../protocol';
 import type { Store } from '../store/store';
 
 /**
- * A summary's `remember` entries become the session's experiences (written by the agent), so they
- * survive every later compaction; an entry the session already has is not added twice.
+ * A summary's new `remember` entries become the session's experiences (written by the agent), so they
+ * survive every later compaction. An entry the session already has is not added twice, and one an earlier
+ * summary carried (`remembered`) is not added again: a merged summary repeats it, even after it was forgotten.
  */
 export function rememberFromSummary(
   store: Store,
   sessionId: string,
   turnId: string | null,
   summary: StructuredSummary,
+  remembered: ReadonlySet<string> = new Set(),
 ): void {
   const session = store.sessions.get(sessionId);
   if (!session) return;
@@ -18,7 +20,7 @@ export function rememberFromSummary(
   );
   for (const text of summary.remember) {
     const clean = text.trim();
-    if (!clean || known.has(clean)) continue;
+    if (!clean || known.has(clean) || remembered.has(clean)) continue;
     known.add(clean);
     const experience = store.experiences.create({
       scope: 'session',

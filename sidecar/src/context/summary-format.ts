@@ -42,9 +42,8 @@ export function normalizeSummary(raw: unknown): StructuredSummary | null {
     if (list.length > 0) filled = true;
     result[field] = TEXT_FIELDS.has(field) ? list.join('\n') : list;
   }
-  if (!filled) return null;
-  if (Array.isArray(source.kernel_variables)) result.kernel_variables = source.kernel_variables;
-  return result as StructuredSummary;
+  // Kernel variables are read from the kernels themselves, never taken from what a model or the agent wrote.
+  return filled ? (result as StructuredSummary) : null;
 }
 
 /** The summary as the model reads it: the same text for the same summary, so a cached prefix stays valid. */

@@ -128,6 +128,27 @@ describe('experiences over the API', () => {
     expect(across.status).toBe(400);
     expect(await texts(`/api/sessions/${otherSession.body.id}/experiences`)).toEqual([]);
 
+    // Two chats without a project share nothing either.
+    const chatA = (await h.api<{ id: string }>('POST', '/api/sessions', {})).body.id;
+    const chatB = (await h.api<{ id: string }>('POST', '/api/sessions', {})).body.id;
+    const chatFact = (
+      await h.api<Experience>('POST', `/api/sessions/${chatA}/experiences`, { text: 'chat only' })
+    ).body;
+    expect(
+      (await h.api('PATCH', `/api/experiences/${chatFact.id}`, { scope: 'session', session_id: chatB }))
+        .status,
+    ).toBe(400);
+    expect(await texts(`/api/sessions/${chatB}/experiences`)).toEqual([]);
+    // A session named without moving into session scope would be ignored: it is refused instead.
+    const shared = (
+      await h.api<Experience>('POST', `/api/projects/${projectId}/experiences`, { text: 'for all' })
+    ).body;
+    const ignored = await h.api<{ error: { message: string } }>('PATCH', `/api/experiences/${shared.id}`, {
+      session_id: first,
+    });
+    expect(ignored.status).toBe(400);
+    expect(ignored.body.error.message).toContain('"scope": "session"');
+
     for (const [method, route, body] of [
       ['POST', `/api/sessions/${first}/experiences`, { text: '   ' }],
       ['POST', `/api/sessions/${first}/experiences`, { text: 'x'.repeat(4001) }],

@@ -1,6 +1,7 @@
 import type { AgentRuntime } from '../../agent/agent-runtime';
 import { createModelClient } from '../../agent/model-client';
 import { summaryModel } from '../../agent/summary-model';
+import { clipVersionPage, inspectUnits } from '../../context/agent-page';
 import { checkRef } from '../../context/compaction-planner';
 import type { CompactionQueue, QueuedCompaction } from '../../context/compaction-queue';
 import type { Compactor } from '../../context/compactor';
@@ -138,7 +139,10 @@ export class ContextService implements ContextToolPort {
   // ---- the Context tool ----
 
   async inspect(sessionId: string): Promise<unknown> {
-    return { ...this.info(sessionId), experiences: this.options.memory.listForSession(sessionId) };
+    return {
+      ...inspectUnits(this.info(sessionId)),
+      experiences: this.options.memory.listForSession(sessionId),
+    };
   }
 
   queue(sessionId: string, compaction: QueuedCompaction): { queued: number } {
@@ -150,7 +154,12 @@ export class ContextService implements ContextToolPort {
   }
 
   read(sessionId: string, version: number, before: number | undefined): unknown {
-    return this.version(sessionId, version, { limit: 20, ...(before !== undefined ? { before } : {}) });
+    const page = this.version(sessionId, version, { limit: 20, ...(before !== undefined ? { before } : {}) });
+    const { toolCalls } = this.options.store;
+    return clipVersionPage(
+      page,
+      (toolUseId) => toolCalls.byToolUseId(sessionId, toolUseId)?.result_file ?? null,
+    );
   }
 
   remember(sessionId: string, text: string, scope: ExperienceScope): Experience {

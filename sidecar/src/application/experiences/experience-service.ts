@@ -72,6 +72,11 @@ export class ExperienceService implements ContextMemory {
         throw badRequest(
           'The experience belongs to another project; it can only move to a session of its own.',
         );
+      // Without a project there is nothing two sessions share: the experience stays with its own.
+      if (current.project_id === null && session.id !== current.session_id)
+        throw badRequest('The experience’s session has no project, so it cannot move to another session.');
+      if (scope === 'project')
+        throw badRequest('session_id moves an experience into a session: send it with "scope": "session".');
       sessionId = session.id;
     }
     if (scope === 'session' && sessionId === null)
