@@ -60,9 +60,9 @@ describe('conversation-only mode', () => {
 
     const sidePanel = page.getByRole('complementary', { name: 'Toggle side panel' });
     await expect.poll(() => sidePanel.isVisible(), { timeout: UI_WAIT }).toBe(true);
-    await expect
-      .poll(() => sidePanel.textContent(), { timeout: UI_WAIT })
-      .toBe('Kernels, background tasks and context will appear here.');
+    // The session's experiences need no kernel; nothing of kernels or MCP shows beside them.
+    const experiences = sidePanel.getByRole('heading', { name: 'Experiences' });
+    await expect.poll(() => experiences.isVisible(), { timeout: UI_WAIT }).toBe(true);
 
     // A chat still runs; by its end the page has had every chance to mount a panel or load kernels.
     suite.ui.replies.enqueue({ content: [{ type: 'text', text: 'No kernels on this server.' }] });
@@ -74,7 +74,7 @@ describe('conversation-only mode', () => {
 
     expect(await page.getByRole('region', { name: 'Kernels' }).count()).toBe(0);
     expect(await page.getByTestId('kernel-cell').count()).toBe(0);
-    expect(await sidePanel.textContent()).toBe('Kernels, background tasks and context will appear here.');
+    expect(await sidePanel.getByRole('heading').allTextContents()).toEqual(['Experiences']);
     expect(kernelCalls).toEqual([]);
     await screenshot(page, 'kernel-panel-hidden');
   });
