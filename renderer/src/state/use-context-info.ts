@@ -22,15 +22,27 @@ const CHANGES_SIZE = new Set<string>([
   'experience.removed',
 ]);
 
+const REFRESH_DELAY_MS = 250;
+
 /** The session's context (GET …/context), read again whenever something changed its size. */
 export function useContextInfo(client: CairnClient, sessionId: string, events: SessionEvents | null) {
   const state = useAsync(() => client.context(sessionId), [client, sessionId]);
   const { reload } = state;
   useEffect(() => {
     if (!events) return;
-    return events.listen((event) => {
-      if (CHANGES_SIZE.has(event.type)) reload();
+    // A tool loop sends these by the dozen: one read a moment after the first of a burst covers them all.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = events.listen((event) => {
+      if (!CHANGES_SIZE.has(event.type) || timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        reload();
+      }, REFRESH_DELAY_MS);
     });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
   }, [events, reload]);
   return state;
 }

@@ -104,6 +104,8 @@ export class ContextStep {
         })),
         toolCatalogTokens: Math.round(estimateTokens(tools) * size.scale),
         toolCount: tools.length,
+        systemTokens: Math.round(estimateTokens(system) * size.scale),
+        experienceCount: experiences.length,
         compaction: failure,
       });
     }

@@ -30,6 +30,9 @@ export interface TooLargeInput {
   units: ContextUnit[];
   toolCatalogTokens: number;
   toolCount: number;
+  /** The system prompt with the project's instructions and the experiences at its end. */
+  systemTokens: number;
+  experienceCount: number;
   /** Why compaction did not help, when it was tried. */
   compaction: string | null;
 }
@@ -42,7 +45,13 @@ export function contextTooLarge(input: TooLargeInput): CairnError {
     null,
   );
   let what: string;
-  if (!largest || input.toolCatalogTokens >= largest.tokens) {
+  const unitTokens = largest?.tokens ?? 0;
+  if (input.systemTokens >= Math.max(input.toolCatalogTokens, unitTokens)) {
+    what =
+      `The largest part is the system prompt (about ${input.systemTokens} tokens, with the project's instruction ` +
+      `file and ${input.experienceCount} experience${input.experienceCount === 1 ? '' : 's'}): shorten the ` +
+      'instruction file, or delete experiences the session no longer needs.';
+  } else if (!largest || input.toolCatalogTokens >= largest.tokens) {
     what = `The largest part is the tool catalog (${input.toolCount} tools, about ${input.toolCatalogTokens} tokens): turn off MCP servers this session does not need.`;
   } else {
     const kind =

@@ -127,7 +127,7 @@ export const ContextVersionQuery = z.object({
     .int('limit must be a whole number')
     .min(1, 'limit must be between 1 and 200')
     .max(200, 'limit must be between 1 and 200')
-    .default(50),
+    .default(30),
   before: z.coerce.number().int('before must be a message index').min(0).optional(),
 });
 export type ContextVersionQuery = z.infer<typeof ContextVersionQuery>;

@@ -135,4 +135,23 @@ describe('the Context tool’s limits', () => {
         .map((e) => e.text),
     ).toEqual(['the build is make']);
   });
+
+  it('names the system prompt and its experiences when they are what does not fit', async () => {
+    const { sessionId } = await h.newSession();
+    for (let i = 0; i < 8; i++)
+      await h.api('POST', `/api/sessions/${sessionId}/experiences`, {
+        text: `fact ${i}: ${'detail '.repeat(500)}`,
+      });
+    await useWindow(h, { context_window: 6000, max_tokens: 1000, compact_threshold: 0.8 });
+    try {
+      script(h, [done()]);
+      const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'hello')).id);
+      expect(turn.status).toBe('failed');
+      expect(turn.error?.code).toBe('context_window_exceeded');
+      expect(turn.error?.message).toContain('The largest part is the system prompt');
+      expect(turn.error?.message).toContain('8 experiences');
+    } finally {
+      await useWindow(h, { context_window: 200_000, max_tokens: 2000, compact_threshold: 0.8 });
+    }
+  });
 });

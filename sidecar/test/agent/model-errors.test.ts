@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnWithDetails } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
 import { startModelServer } from '../support/model-server';
+import { seedTurns } from '../support/seed-turns';
 
 const noRetry = { 'x-should-retry': 'false' };
 
@@ -92,6 +93,33 @@ describe('model errors end the turn with a message that says what to do', () => 
     const page = await h.api<{ turns: TurnWithDetails[] }>('GET', `/api/sessions/${sessionId}/turns`);
     const assistant = page.body.turns[0]!.messages.find((m) => m.role === 'assistant');
     expect(assistant?.content).toEqual([{ type: 'text', text: 'Here is the start of it' }]);
+  });
+
+  it('compacts now at block level without a key (no model call); a summary needs one and says so', async () => {
+    h = await startHarness({ env: { CAIRN_ANTHROPIC_API_KEY: undefined } });
+    const { sessionId } = await h.newSession();
+    seedTurns(h.server.core.store, sessionId, 4, (i) => ({
+      prompt: `prompt ${i}`,
+      answer: `answer ${i} `.repeat(300),
+    }));
+    const block = await h.api<{ compacted: { level: string } }>(
+      'POST',
+      `/api/sessions/${sessionId}/context/compact`,
+      {
+        level: 'block',
+      },
+    );
+    expect(block.status).toBe(200);
+    expect(block.body.compacted.level).toBe('block');
+    const session = await h.api<{ error: { code: string } }>(
+      'POST',
+      `/api/sessions/${sessionId}/context/compact`,
+      {
+        level: 'session',
+      },
+    );
+    expect(session.body.error.code).toBe('model_no_key');
+    expect(h.model.requests).toHaveLength(0);
   });
 
   it('no key at all fails the turn and names the ways to set one', async () => {

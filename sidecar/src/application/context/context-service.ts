@@ -11,6 +11,7 @@ import { stateOf } from '../../context/context-state';
 import type { ContextToolPort } from '../../context/context-tool';
 import { buildView, type ContextView, viewMessages, viewUnits } from '../../context/context-view';
 import { nextRequestSize } from '../../context/request-size';
+import type { SummaryCall } from '../../context/summary-writer';
 import { notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import type {
@@ -25,7 +26,7 @@ import type {
 } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { ModelService } from '../models/model-service';
-import { versionInfo } from './version-info';
+import { versionInfo, versionInfos } from './version-info';
 
 /** What the Context tool's remember and forget write through: the experiences service. */
 export interface ContextMemory {
@@ -81,7 +82,7 @@ export class ContextService implements ContextToolPort {
   versions(sessionId: string): ContextVersionList {
     this.session(sessionId);
     const { store } = this.options;
-    return { versions: store.contextVersions.list(sessionId).map((v) => versionInfo(store, v)) };
+    return { versions: versionInfos(store, store.contextVersions.list(sessionId)) };
   }
 
   /** What the model saw at a version: its summaries and stubs over the history of that time, paged. */
@@ -115,12 +116,16 @@ export class ContextService implements ContextToolPort {
   ): Promise<CompactResponse> {
     this.session(sessionId);
     const { store, runtime, compactor, models } = this.options;
-    const result = await runtime.whileIdle(sessionId, async () => {
+    // The model and its key are needed only for a summary: a Block compaction works without them.
+    const summarize: SummaryCall = async (summaryRequest, summarySignal) => {
       const settings = await models.activeSettings();
       const client = createModelClient(settings, {
         maxRetries: this.options.modelMaxRetries,
         logger: this.options.logger,
       });
+      return summaryModel(client, settings)(summaryRequest, summarySignal);
+    };
+    const result = await runtime.whileIdle(sessionId, async () => {
       const view = buildView(store, sessionId);
       const size = nextRequestSize(store, sessionId, view);
       return compactor.compact({
@@ -128,8 +133,13 @@ export class ContextService implements ContextToolPort {
         turnId: null,
         reason: 'user',
         level: request.level ?? 'auto',
-        budget: { overhead: size.overhead, usable: usableWindow(settings), target: null, scale: size.scale },
-        summarize: summaryModel(client, settings),
+        budget: {
+          overhead: size.overhead,
+          usable: usableWindow(models.activeWindow()),
+          target: null,
+          scale: size.scale,
+        },
+        summarize,
         signal: signal ?? new AbortController().signal,
       });
     });

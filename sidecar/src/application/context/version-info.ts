@@ -4,9 +4,20 @@ import type { Store } from '../../store/store';
 
 /** A stored context version as the API shows it: its parent by number, its summary parsed. */
 export function versionInfo(store: Store, version: ContextVersion): ContextVersionInfo {
-  const parent = version.parent_id
-    ? (store.contextVersions.list(version.session_id).find((v) => v.id === version.parent_id)?.number ?? null)
-    : null;
+  return versionInfos(store, [version])[0]!;
+}
+
+/** Many versions at once: each session's versions are read once for the parents' numbers, not once per version. */
+export function versionInfos(store: Store, versions: readonly ContextVersion[]): ContextVersionInfo[] {
+  const numbers = new Map<string, number>();
+  for (const sessionId of new Set(versions.map((v) => v.session_id))) {
+    for (const v of store.contextVersions.list(sessionId)) numbers.set(v.id, v.number);
+  }
+  return versions.map((v) => toInfo(v, numbers));
+}
+
+function toInfo(version: ContextVersion, numbers: ReadonlyMap<string, number>): ContextVersionInfo {
+  const parent = version.parent_id ? (numbers.get(version.parent_id) ?? null) : null;
   const level = CompactionLevel.safeParse(version.level);
   return {
     number: version.number,

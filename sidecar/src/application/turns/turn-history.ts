@@ -1,6 +1,6 @@
 import type { TurnWithDetails } from '../../protocol';
 import type { Store } from '../../store/store';
-import { versionInfo } from '../context/version-info';
+import { versionInfos } from '../context/version-info';
 
 /** One page of a session's turns with their messages and tool calls. */
 export function listTurnPage(
@@ -17,13 +17,15 @@ export function listTurnPage(
   const toolCalls = store.toolCalls.forTurns(ids);
   const questions = store.questions.forTurns(ids);
   const compactions = store.contextVersions.forTurns(ids);
+  const written = [...compactions.values()].flat();
+  const infoOf = new Map(versionInfos(store, written).map((info, i) => [written[i]!.id, info]));
   return {
     turns: page.turns.map((turn) => ({
       ...turn,
       messages: messages.get(turn.id) ?? [],
       tool_calls: toolCalls.get(turn.id) ?? [],
       questions: questions.get(turn.id) ?? [],
-      compactions: (compactions.get(turn.id) ?? []).map((v) => versionInfo(store, v)),
+      compactions: (compactions.get(turn.id) ?? []).map((v) => infoOf.get(v.id)!),
     })),
     next_before: page.nextBefore,
     last_seq: lastSeq,
