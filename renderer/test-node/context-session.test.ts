@@ -11,6 +11,7 @@ import {
   useWindow,
 } from '../../sidecar/test/support/context-script';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
+import { seedTurns } from '../../sidecar/test/support/seed-turns';
 import { EventStream } from '../src/api/event-stream';
 import { CairnClient } from '../src/api/http-client';
 import type { CompactionItem } from '../src/state/compaction-item';
@@ -98,5 +99,25 @@ describe('compactions in the conversation, against a real sidecar', () => {
     expect(before.messages.length).toBeGreaterThan(0);
     live.dispose();
     reloaded.dispose();
+  });
+
+  it('cancels compact now when the client gives up: the context stays as it was', async () => {
+    const { sessionId } = await h.newSession();
+    seedTurns(h.server.core.store, sessionId, 4, (i) => ({
+      prompt: `prompt ${i}`,
+      answer: `answer ${i} `.repeat(300),
+    }));
+    // The summary call never ends on its own.
+    script(h, [], () => ({ content: [{ type: 'text', text: 'thinking about it' }], hang: true }));
+    const controller = new AbortController();
+    const compacting = client.compactNow(sessionId, { level: 'session' }, controller.signal);
+    await h.waitForEvent(sessionId, (e) => e.type === 'context.compaction_started');
+    controller.abort();
+    await expect(compacting).rejects.toMatchObject({ code: 'cancelled' });
+    const failed = await h.waitForEvent(sessionId, (e) => e.type === 'context.compaction_failed');
+    expect(failed).toMatchObject({ reason: 'user', error: { code: 'cancelled' } });
+    const info = await client.context(sessionId);
+    expect(info.version).toBe(1);
+    expect(await client.contextVersions(sessionId)).toHaveLength(1);
   });
 });

@@ -154,9 +154,16 @@ export class CairnClient {
       ContextVersionView,
     );
   };
-  /** "Compact now": answers when the new version is written (409 turn_running while a turn runs). */
-  compactNow = (sessionId: string, request: CompactRequest = {}) =>
-    this.request('POST', `/api/sessions/${enc(sessionId)}/context/compact`, CompactResponse, request);
+  /** "Compact now": answers when the new version is written (409 turn_running while a turn runs); aborting the signal cancels it. */
+  compactNow = (sessionId: string, request: CompactRequest = {}, signal?: AbortSignal) =>
+    this.request(
+      'POST',
+      `/api/sessions/${enc(sessionId)}/context/compact`,
+      CompactResponse,
+      request,
+      true,
+      signal,
+    );
 
   sessionExperiences = async (sessionId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/experiences`, ExperienceList)).experiences;
@@ -262,6 +269,7 @@ export class CairnClient {
     schema: S,
     body?: unknown,
     auth?: boolean,
+    signal?: AbortSignal,
   ): Promise<z.infer<S>>;
   private async request(
     method: string,
@@ -276,8 +284,9 @@ export class CairnClient {
     schema: z.ZodType | null,
     body?: unknown,
     auth = true,
+    signal?: AbortSignal,
   ): Promise<unknown> {
-    const response = await this.send(method, path, body, auth);
+    const response = await this.send(method, path, body, auth, signal);
     const text = await response.text();
     if (!response.ok) await this.fail(response, method, path, text);
     let json: unknown = null;
@@ -300,7 +309,13 @@ export class CairnClient {
     return parsed.data;
   }
 
-  private async send(method: string, path: string, body: unknown, auth: boolean): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    body: unknown,
+    auth: boolean,
+    signal?: AbortSignal,
+  ): Promise<Response> {
     const headers: Record<string, string> = {};
     if (auth) headers.authorization = `Bearer ${this.backend.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -312,8 +327,10 @@ export class CairnClient {
         // A redirect must never carry the token elsewhere.
         redirect: 'error',
         credentials: 'omit',
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
+      if (signal?.aborted) throw new ApiError(0, 'cancelled', `${method} ${path} was cancelled.`);
       if (await this.wasRedirected(error, path)) {
         throw new ApiError(
           0,

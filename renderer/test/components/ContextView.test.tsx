@@ -69,7 +69,7 @@ const v1: ContextVersionInfo = {
   summary: null,
 };
 
-function fakeSidecar(options: { compact?: 'ok' | 'busy' } = {}) {
+function fakeSidecar(options: { compact?: 'ok' | 'busy' | 'slow' } = {}) {
   const requests: { method: string; path: string; body: unknown }[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input));
@@ -95,6 +95,11 @@ function fakeSidecar(options: { compact?: 'ok' | 'busy' } = {}) {
       return json({ version: v1, head: false, messages, total: 45, next_before: start > 0 ? start : null });
     }
     if (path === '/api/sessions/s1/context/compact') {
+      // Answers only when the request is dropped, as fetch does when its signal aborts.
+      if (options.compact === 'slow')
+        return new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
       if (options.compact === 'busy')
         return json({ error: { code: 'turn_running', message: 'A turn is running in this session.' } }, 409);
       return json({ ...info({ version: 2, estimated_tokens: 4_100 }), compacted: v2 });
@@ -202,6 +207,18 @@ describe('the context view', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'A turn is running. Compact when it has finished, or cancel it first.',
     );
+    expect(view.changed()).toBe(0);
+  });
+
+  it('cancels a compaction that takes too long', async () => {
+    const view = open(fakeSidecar({ compact: 'slow' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Compact now' }));
+    expect((screen.getByRole('button', { name: 'Compacting…' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Compaction cancelled: the context stays as it was.',
+    );
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
     expect(view.changed()).toBe(0);
   });
 

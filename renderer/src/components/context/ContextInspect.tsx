@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CompactRequest, ContextInfo } from '../../../../sidecar/src/protocol';
 import { ApiError, type CairnClient } from '../../api/http-client';
 import { useI18n } from '../../i18n/i18n';
@@ -18,13 +18,18 @@ export function ContextInspect(props: {
   const [level, setLevel] = useState<Level>('auto');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  // Cancelling drops the request; the sidecar then stops the compaction and keeps the context as it was.
+  const running = useRef<AbortController | null>(null);
+  useEffect(() => () => running.current?.abort(), []);
 
   const compact = async () => {
     setBusy(true);
     setOutcome(null);
+    const controller = new AbortController();
+    running.current = controller;
     try {
       const request: CompactRequest = { level };
-      const done = await props.client.compactNow(props.sessionId, request);
+      const done = await props.client.compactNow(props.sessionId, request, controller.signal);
       setOutcome({
         ok: true,
         text: t('context.compacted', {
@@ -35,12 +40,18 @@ export function ContextInspect(props: {
       });
       props.onChanged();
     } catch (e) {
-      const busyTurn = e instanceof ApiError && e.code === 'turn_running';
-      setOutcome({
-        ok: false,
-        text: busyTurn ? t('context.busy') : e instanceof Error ? e.message : String(e),
-      });
+      const code = e instanceof ApiError ? e.code : null;
+      const text =
+        code === 'turn_running'
+          ? t('context.busy')
+          : code === 'cancelled'
+            ? t('context.compactCancelled')
+            : e instanceof Error
+              ? e.message
+              : String(e);
+      setOutcome({ ok: code === 'cancelled', text });
     } finally {
+      running.current = null;
       setBusy(false);
     }
   };
@@ -78,6 +89,11 @@ export function ContextInspect(props: {
         <button type="button" className="primary-button" disabled={busy} onClick={() => void compact()}>
           {busy ? t('context.compacting') : t('context.compactNow')}
         </button>
+        {busy && (
+          <button type="button" onClick={() => running.current?.abort()}>
+            {t('context.compactCancel')}
+          </button>
+        )}
       </div>
       {outcome && (
         <p className={outcome.ok ? 'muted' : 'error-text'} role={outcome.ok ? 'status' : 'alert'}>
