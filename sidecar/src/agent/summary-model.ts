@@ -11,7 +11,12 @@ const SUMMARY_MAX_TOKENS = 4096;
  * calling `write_summary` (no thinking: a forced tool call refuses it). Failures are the model's,
  * mapped like a turn's, so a failed summary says what happened and the context stays as it was.
  */
-export function summaryModel(client: Anthropic, settings: ModelSettings): SummaryCall {
+export function summaryModel(
+  client: Anthropic,
+  settings: ModelSettings,
+  /** What the call cost, so a turn's usage counts its summaries too. */
+  onUsage?: (usage: Anthropic.Usage) => void,
+): SummaryCall {
   return async (request, signal) => {
     try {
       const stream = client.messages.stream(
@@ -26,6 +31,7 @@ export function summaryModel(client: Anthropic, settings: ModelSettings): Summar
         { signal },
       );
       const message = await stream.finalMessage();
+      onUsage?.(message.usage);
       const use = message.content.find((b) => b.type === 'tool_use' && b.name === SUMMARY_TOOL.name);
       if (use && use.type === 'tool_use') return use.input;
       return message.content

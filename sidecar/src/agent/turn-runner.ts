@@ -87,7 +87,14 @@ export class TurnRunner {
     let recoveries = 0;
     let previousEnd: ConversationEnd | null = null;
     let version: number | null = null;
-    const summarize = summaryModel(setup.client, setup.settings);
+    const addUsage = (usage: Anthropic.Usage) =>
+      store.turns.addUsage(setup.turnId, {
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      });
+    const summarize = summaryModel(setup.client, setup.settings, addUsage);
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
       const prepared = await this.deps.context.prepare(setup, toolDefs, summarize);
@@ -104,12 +111,7 @@ export class TurnRunner {
       const response = await this.streamOnce(setup, request);
       if (response === 'cancelled') return { status: 'cancelled' };
       this.deps.context.record(setup.sessionId, prepared, response.usage);
-      store.turns.addUsage(setup.turnId, {
-        input_tokens: response.usage.input_tokens,
-        output_tokens: response.usage.output_tokens,
-        cache_read_input_tokens: response.usage.cache_read_input_tokens ?? 0,
-        cache_creation_input_tokens: response.usage.cache_creation_input_tokens ?? 0,
-      });
+      addUsage(response.usage);
       const content = response.content.map(cleanBlock);
       if (content.length === 0) {
         throw new CairnError(

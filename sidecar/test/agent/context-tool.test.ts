@@ -106,12 +106,23 @@ describe('the Context tool', () => {
   it('compact without the fields asks the model for the summary', async () => {
     const { sessionId } = await h.newSession();
     seedTurns(h.server.core.store, sessionId, 3, 300);
-    const run = script(h, [call({ method: 'compact', arguments: { level: 'turn' } }), done()], () =>
-      summaryReply(summaryOf('a past turn')),
+    const usage = (input_tokens: number, output_tokens: number) => ({
+      usage: { input_tokens, output_tokens },
+    });
+    const run = script(
+      h,
+      [
+        { ...call({ method: 'compact', arguments: { level: 'turn' } }), ...usage(1000, 20) },
+        { ...done(), ...usage(1100, 10) },
+      ],
+      () => ({ ...summaryReply(summaryOf('a past turn')), ...usage(5000, 300) }),
     );
     const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'compact the old turns')).id);
     expect(turn.status).toBe('completed');
-    expect(run.summaries().length).toBeGreaterThan(0);
+    const calls = run.summaries().length;
+    expect(calls).toBeGreaterThan(0);
+    // The turn's tokens count its summary calls too: compaction is part of what the turn cost.
+    expect(turn.usage).toMatchObject({ input_tokens: 2100 + 5000 * calls, output_tokens: 30 + 300 * calls });
     expect(JSON.stringify(run.summaries()[0]!.body.messages)).toContain('seeded answer 1');
     const compacted = (await h.events(sessionId)).filter((e) => e.type === 'context.compacted');
     expect(compacted[0]).toMatchObject({ reason: 'agent', level: 'turn' });
