@@ -1,4 +1,5 @@
 import { CairnError } from '../errors';
+import { redact } from '../log/redact';
 import type {
   CompactionLevel,
   CompactionReason,
@@ -10,7 +11,7 @@ import type {
 import type { ContextVersion } from '../store/context-versions-repo';
 import type { Store } from '../store/store';
 import { type CompactionPlan, checkRef, LEVELS, planCompaction } from './compaction-planner';
-import { protect, segmentsOf } from './context-protection';
+import { protect, segmentsOf, tailBudget } from './context-protection';
 import type { ContextCut, ContextState } from './context-state';
 import { buildView, type ContextView, viewTokens } from './context-view';
 import { rememberFromSummary } from './remember';
@@ -77,7 +78,7 @@ export class Compactor {
     const explicit = request.reason !== 'threshold';
     const protection = protect(view, segments, {
       explicit,
-      tailTokens: (budget.usable * 0.25) / budget.scale,
+      tailTokens: tailBudget(budget.usable, budget.scale),
     });
     if (request.ref) checkRef(view, protection, request.ref);
     const before = budget.overhead + viewTokens(view);
@@ -216,10 +217,12 @@ export class Compactor {
     items: CompactionPlan['ranges'][number]['items'],
     withKernels: boolean,
   ): Promise<StructuredSummary> {
-    const variables =
+    // A repr may show a credential the code held: it goes into SQLite, events and later requests redacted.
+    const variables = (
       withKernels && this.ports.kernelVariables
         ? await this.ports.kernelVariables(request.sessionId, request.signal).catch(() => [])
-        : [];
+        : []
+    ).map((v) => ({ ...v, repr: redact(v.repr) }));
     // The agent's own summary needs no call, but a Turn or Session one still carries what is in memory.
     if (request.given)
       return variables.length > 0 ? { ...request.given, kernel_variables: variables } : request.given;

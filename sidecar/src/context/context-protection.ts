@@ -25,6 +25,11 @@ export interface Protection {
 /** Protected rounds before the current one, for automatic compaction; fewer when they are large. */
 export const TAIL_ROUNDS = 2;
 
+/** The most of the usable window the protected tail may take, in estimated tokens (`scale`: API tokens per estimated one). */
+export function tailBudget(usable: number, scale: number): number {
+  return (usable * 0.25) / scale;
+}
+
 /** The context in segments: each message with the results and notes that follow it, each summary alone. */
 export function segmentsOf(view: ContextView): Segment[] {
   const segments: Segment[] = [];

@@ -99,4 +99,45 @@ describe('the compactor', () => {
     // Oldest first, and no more than it takes.
     expect(store.contextVersions.head(sessionId)!.cuts.length).toBeLessThan(8);
   });
+
+  it('writes the live kernels’ variables into a Session summary, credentials redacted', async () => {
+    const dataDir = tempDir('compactor-kernels');
+    store = Store.open(dataDir);
+    const files = new ToolCallFiles(dataDir);
+    const { sessionId, turnId } = seed(store, files, 3);
+    const compactor = new Compactor({
+      ...compactorPorts(store, files),
+      kernelVariables: async () => [
+        { kernel: 'python', name: 'df', type: 'DataFrame', repr: '3 rows × 2 columns' },
+        { kernel: 'python', name: 'key', type: 'str', repr: "'sk-ant-api03-abcdefghijklmnop'" },
+      ],
+    });
+    const given = {
+      goal: 'g',
+      instruction: '',
+      discoveries: [],
+      completed: [],
+      current_status: 's',
+      likely_next_work: [],
+      relevant_files_directories: [],
+      remember: [],
+    };
+    const result = await compactor.compact({
+      sessionId,
+      turnId,
+      reason: 'agent',
+      level: 'session',
+      given,
+      budget: { overhead: 0, usable: 20_000, target: null, scale: 1 },
+      summarize: async () => {
+        throw new Error('the agent gave the summary');
+      },
+      signal: new AbortController().signal,
+    });
+    expect(result.summary?.kernel_variables).toEqual([
+      { kernel: 'python', name: 'df', type: 'DataFrame', repr: '3 rows × 2 columns' },
+      { kernel: 'python', name: 'key', type: 'str', repr: "'[REDACTED]'" },
+    ]);
+    expect(store.contextVersions.head(sessionId)!.summary).not.toContain('sk-ant');
+  });
 });

@@ -6,7 +6,7 @@ import { checkRef } from '../../context/compaction-planner';
 import type { CompactionQueue, QueuedCompaction } from '../../context/compaction-queue';
 import type { Compactor } from '../../context/compactor';
 import { thresholdTokens, usableWindow } from '../../context/context-budget';
-import { protect, segmentsOf } from '../../context/context-protection';
+import { protect, segmentsOf, tailBudget } from '../../context/context-protection';
 import { stateOf } from '../../context/context-state';
 import type { ContextToolPort } from '../../context/context-tool';
 import { buildView, type ContextView, viewMessages, viewUnits } from '../../context/context-view';
@@ -62,7 +62,7 @@ export class ContextService implements ContextToolPort {
     const window = models.activeWindow();
     const protection = protect(view, segmentsOf(view), {
       explicit: false,
-      tailTokens: usableWindow(window) / 4,
+      tailTokens: tailBudget(usableWindow(window), size.scale),
     });
     return {
       version: view.state.number,
