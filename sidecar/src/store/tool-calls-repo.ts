@@ -94,7 +94,6 @@ export class ToolCallsRepo {
     return result;
   }
 
-  /** Calls that never got a result (the process stopped while they ran or waited). */
   /** The call that answered a tool_use block of a session's history. */
   byToolUseId(sessionId: string, toolUseId: string): ToolCall | null {
     const row = this.db
@@ -105,6 +104,7 @@ export class ToolCallsRepo {
     return row ? toToolCall(row) : null;
   }
 
+  /** Calls that never got a result (the process stopped while they ran or waited). */
   unfinished(): ToolCall[] {
     return (
       this.db
