@@ -40,7 +40,9 @@ export function nextRequestSize(
   overhead?: number,
 ): RequestSize {
   const last = lastRequestOf(store, sessionId);
-  const own = overhead ?? last?.overhead_tokens ?? 0;
+  // Before a session's first request its system prompt and tools are not measured yet: a neighbour's are
+  // the conservative guess (the same project's first), rather than nothing.
+  const own = overhead ?? last?.overhead_tokens ?? neighbourOverhead(store, sessionId);
   const estimate = own + viewTokens(view);
   // Clamped: one odd count (an empty request, a proxy) must not make every estimate absurd.
   const scale =
@@ -53,6 +55,11 @@ export function nextRequestSize(
     return { tokens: last.input_tokens + Math.max(0, added), estimated: false, scale, overhead: own };
   }
   return { tokens: Math.ceil(estimate * scale), estimated: true, scale, overhead: own };
+}
+
+function neighbourOverhead(store: Store, sessionId: string): number {
+  const parsed = LastRequest.safeParse(store.sessions.neighbourLastRequest(sessionId));
+  return parsed.success ? parsed.data.overhead_tokens : 0;
 }
 
 export function recordRequest(store: Store, sessionId: string, value: LastRequest): void {

@@ -92,6 +92,18 @@ export class SessionsRepo {
     return row?.last_request ? (JSON.parse(row.last_request) as unknown) : null;
   }
 
+  /** The newest last request of another session, one of the same project first (a new session's best guess). */
+  neighbourLastRequest(id: string): unknown {
+    const row = this.db
+      .prepare(
+        `SELECT other.last_request FROM sessions other JOIN sessions me ON me.id = ?
+         WHERE other.id <> me.id AND other.last_request IS NOT NULL
+         ORDER BY (other.project_id IS me.project_id) DESC, other.updated_at DESC, other.rowid DESC LIMIT 1`,
+      )
+      .get(id) as { last_request: string } | undefined;
+    return row ? (JSON.parse(row.last_request) as unknown) : null;
+  }
+
   setLastRequest(id: string, value: unknown): void {
     this.db.prepare('UPDATE sessions SET last_request = ? WHERE id = ?').run(JSON.stringify(value), id);
   }

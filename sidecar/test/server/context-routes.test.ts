@@ -60,6 +60,21 @@ describe('a session’s context over the API', () => {
     expect((await h.api<ErrorBody>('GET', '/api/sessions/nope/context')).status).toBe(404);
   });
 
+  it('counts a new session’s system prompt and tools from a neighbour’s last request until its own', async () => {
+    const first = await h.newSession();
+    script(h, [done()]);
+    await h.waitForTurnEnd((await h.startTurn(first.sessionId, 'hello')).id);
+    const measured = store().sessions.lastRequest(first.sessionId) as { overhead_tokens: number };
+    expect(measured.overhead_tokens).toBeGreaterThan(500);
+
+    const { sessionId } = await h.newSession();
+    seedTurns(store(), sessionId, 2, long);
+    const body = await info(sessionId);
+    expect(body.estimated).toBe(true);
+    const conversation = body.units.reduce((sum, u) => sum + u.tokens, 0);
+    expect(body.estimated_tokens).toBeGreaterThanOrEqual(conversation + measured.overhead_tokens);
+  });
+
   it('compacts now: a new version, the history whole, the old version readable page by page', async () => {
     const { sessionId } = await h.newSession();
     seedTurns(store(), sessionId, 6, long);
