@@ -60,7 +60,7 @@ describe('conversation-only mode', () => {
 
     const sidePanel = page.getByRole('complementary', { name: 'Toggle side panel' });
     await expect.poll(() => sidePanel.isVisible(), { timeout: UI_WAIT }).toBe(true);
-    // The session's experiences need no kernel; nothing of kernels or MCP shows beside them.
+    // The session's context and experiences need no kernel; nothing of kernels or MCP shows beside them.
     const experiences = sidePanel.getByRole('heading', { name: 'Experiences' });
     await expect.poll(() => experiences.isVisible(), { timeout: UI_WAIT }).toBe(true);
 
@@ -74,7 +74,7 @@ describe('conversation-only mode', () => {
 
     expect(await page.getByRole('region', { name: 'Kernels' }).count()).toBe(0);
     expect(await page.getByTestId('kernel-cell').count()).toBe(0);
-    expect(await sidePanel.getByRole('heading').allTextContents()).toEqual(['Experiences']);
+    expect(await sidePanel.getByRole('heading').allTextContents()).toEqual(['Context', 'Experiences']);
     expect(kernelCalls).toEqual([]);
     await screenshot(page, 'kernel-panel-hidden');
   });

@@ -551,8 +551,9 @@ describe('Cairn in a browser, against a real sidecar', () => {
       const meter = page.getByTestId('context-meter');
       await meter.waitFor({ timeout: UI_WAIT });
       expect(await meter.textContent()).toContain('estimated');
+      // The meter opens the side panel on its context section.
       await meter.click();
-      const dialog = page.getByRole('dialog', { name: 'Context' });
+      const dialog = page.getByRole('complementary').locator('details.context-panel[open]');
       await dialog.waitFor({ timeout: UI_WAIT });
       expect(await dialog.locator('.context-unit').count()).toBe(8);
       await screenshot(page, 'context-view');
@@ -573,7 +574,6 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await expect
         .poll(() => dialog.getByRole('status').textContent(), { timeout: UI_WAIT })
         .toContain('Compacted to version 2');
-      await dialog.getByRole('button', { name: 'Close' }).click();
 
       // The compaction sits after the last turn, with its summary and a way back to what came before.
       const card = transcript(page).getByTestId('compaction-card');
@@ -582,13 +582,11 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await card.getByText('Summary').click();
       expect(await card.textContent()).toContain('answered all four');
       await card.getByRole('button', { name: 'View the context before it' }).click();
-      const version = page.getByRole('region', { name: 'What the model saw at version 1' });
+      const version = dialog.getByRole('region', { name: 'What the model saw at version 1' });
       await version.waitFor({ timeout: UI_WAIT });
       await version.getByText('question 4', { exact: true }).waitFor({ timeout: UI_WAIT });
       await screenshot(page, 'context-version');
-      await page.getByRole('dialog', { name: 'Context' }).getByRole('button', { name: 'Close' }).click();
 
-      await page.getByRole('button', { name: 'Toggle side panel' }).click();
       const form = page.getByRole('form', { name: 'New experience' });
       await form.getByLabel('New experience').fill('answers are long');
       await form.getByRole('button', { name: 'Add' }).click();

@@ -287,7 +287,13 @@ export class CairnClient {
     signal?: AbortSignal,
   ): Promise<unknown> {
     const response = await this.send(method, path, body, auth, signal);
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw new ApiError(0, 'cancelled', `${method} ${path} was cancelled.`);
+      throw error;
+    }
     if (!response.ok) await this.fail(response, method, path, text);
     let json: unknown = null;
     if (text) {

@@ -84,6 +84,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [openingProject, setOpeningProject] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
+  const showPanel = useCallback(() => setPanelOpen(true), []);
   // The open session draws its kernel panel here (a portal), so the panel shares its event subscription.
   const [panelTarget, setPanelTarget] = useState<HTMLElement | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -258,6 +259,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               onSessionChanged={() => sessions.reload()}
               onOpenSettings={() => setView('settings')}
               onTogglePanel={() => setPanelOpen((open) => !open)}
+              onShowPanel={showPanel}
               kernels={caps.value?.kernels ?? false}
               panelTarget={panelOpen ? panelTarget : null}
             />

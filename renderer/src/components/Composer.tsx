@@ -16,7 +16,13 @@ export function Composer(props: {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && props.running && !document.querySelector('.modal')) void props.onCancel();
+      if (event.key !== 'Escape' || !props.running || event.defaultPrevented) return;
+      if (document.querySelector('.modal')) return;
+      // Esc in another text box (an experience, a kernel cell) is that box's, not "cancel the turn".
+      const target = event.target as HTMLElement | null;
+      const editable = target?.matches?.('textarea, input, select, [contenteditable="true"]') ?? false;
+      if (editable && target !== ref.current) return;
+      void props.onCancel();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -7,9 +7,10 @@ import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
+import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
 import { Composer } from './Composer';
-import { ContextDialog } from './context/ContextDialog';
+import { ContextPanel, type ContextRequest } from './context/ContextPanel';
 import { ExperiencesPanel } from './experiences/ExperiencesPanel';
 import { KernelPanel } from './kernel/KernelPanel';
 import { McpSessionPanel } from './mcp/McpSessionPanel';
@@ -31,6 +32,8 @@ export function Conversation(props: {
   onSessionChanged(): void;
   onOpenSettings(): void;
   onTogglePanel(): void;
+  /** Opens the side panel (the context meter and a compaction's link show their section there). */
+  onShowPanel?(): void;
   /** The server has Python kernels: keep the kernel panel's state. */
   kernels?: boolean;
   /** Where the side panel's content goes while it is open (null when closed). */
@@ -64,8 +67,20 @@ export function Conversation(props: {
   );
 
   const context = useContextInfo(props.client, props.session.id, controller);
-  // The context view, open on its overview (undefined) or on one version read only.
-  const [contextView, setContextView] = useState<{ version?: number } | null>(null);
+  const compaction = useCompactNow(props.client, props.session.id, context.reload);
+  // Where the side panel's context section was last asked to open: its overview, or one version.
+  const [contextRequest, setContextRequest] = useState<ContextRequest | null>(null);
+  const onShowPanel = props.onShowPanel;
+  const showContext = useCallback(
+    (version?: number) => {
+      onShowPanel?.();
+      setContextRequest((last) => ({
+        ...(version !== undefined ? { version } : {}),
+        nonce: (last?.nonce ?? 0) + 1,
+      }));
+    },
+    [onShowPanel],
+  );
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -120,7 +135,7 @@ export function Conversation(props: {
         onChanged={props.onSessionChanged}
         onTogglePanel={props.onTogglePanel}
         context={context.value}
-        onOpenContext={() => setContextView({})}
+        onOpenContext={() => showContext()}
       />
       <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
         <div className="transcript-inner">
@@ -157,7 +172,7 @@ export function Conversation(props: {
                     onAnswer={async (id, answer) => controller?.answer(id, answer)}
                     onRetry={() => void controller?.retry(view.turn.id)}
                     onOpenSettings={props.onOpenSettings}
-                    onViewVersion={(version) => setContextView({ version })}
+                    onViewVersion={showContext}
                   />
                 </div>
               );
@@ -174,21 +189,25 @@ export function Conversation(props: {
         }}
         onCancel={async () => controller?.cancel()}
       />
-      {contextView && (
-        <ContextDialog
-          client={props.client}
-          sessionId={props.session.id}
-          info={context.value}
-          version={contextView.version}
-          onChanged={context.reload}
-          onClose={() => setContextView(null)}
-        />
-      )}
       {controller &&
         props.panelTarget &&
         createPortal(
           <>
-            <ExperiencesPanel client={props.client} source={controller} session={props.session} />
+            <ContextPanel
+              client={props.client}
+              sessionId={props.session.id}
+              info={context.value}
+              infoError={context.error}
+              compaction={compaction}
+              turnRunning={running !== null}
+              request={contextRequest}
+            />
+            <ExperiencesPanel
+              client={props.client}
+              source={controller}
+              sessionId={props.session.id}
+              projectId={props.session.project_id}
+            />
             {kernelController && (
               <>
                 <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />

@@ -254,11 +254,12 @@ function finish(
     if (item.kind === 'tool' && status !== 'completed' && UNSETTLED.has(item.card.status)) {
       return { ...item, card: { ...item.card, status: settled } };
     }
+    // A compaction that never heard its end stopped with the turn; the card says so in words.
     if (item.kind === 'compaction')
-      return settleCompaction(
-        item,
-        error ?? { code: status === 'cancelled' ? 'cancelled' : 'interrupted', message: status },
-      );
+      return settleCompaction(item, {
+        code: status === 'cancelled' ? 'cancelled' : 'interrupted',
+        message: '',
+      });
     return item;
   });
   return { ...view, items, turn: { ...view.turn, status, error, finished_at: time, usage } };

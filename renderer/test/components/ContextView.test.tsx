@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ContextInfo, ContextVersionInfo, StructuredSummary } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { CompactionCard } from '../../src/components/context/CompactionCard';
-import { ContextDialog } from '../../src/components/context/ContextDialog';
 import { ContextMeter } from '../../src/components/context/ContextMeter';
+import { ContextPanel } from '../../src/components/context/ContextPanel';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { compactionFromVersion } from '../../src/state/compaction-item';
+import { useCompactNow } from '../../src/state/use-compact-now';
 
 // The session's context in the UI: the header's meter, the context view (units, compact now, versions,
 // one version read only) and a compaction's card, against a sidecar stand-in at the fetch level.
@@ -148,19 +149,30 @@ describe('the context meter', () => {
   });
 });
 
-describe('the context view', () => {
+/** The side panel's context section as the conversation holds it: "compact now" lives outside it. */
+function Section(props: { client: CairnClient; onChanged(): void; version?: number }) {
+  const compaction = useCompactNow(props.client, 's1', props.onChanged);
+  return (
+    <ContextPanel
+      client={props.client}
+      sessionId="s1"
+      info={info()}
+      infoError={null}
+      compaction={compaction}
+      turnRunning={false}
+      request={{ nonce: 1, ...(props.version !== undefined ? { version: props.version } : {}) }}
+    />
+  );
+}
+
+const section = () => document.querySelector('.context-panel') as HTMLDetailsElement;
+
+describe('the context section of the side panel', () => {
   const open = (server: ReturnType<typeof fakeSidecar>, extra: { version?: number } = {}) => {
     let changed = 0;
     render(
       <I18nProvider locale="en">
-        <ContextDialog
-          client={server.client}
-          sessionId="s1"
-          info={info()}
-          onChanged={() => changed++}
-          onClose={() => {}}
-          {...extra}
-        />
+        <Section client={server.client} onChanged={() => changed++} {...extra} />
       </I18nProvider>,
     );
     return { changed: () => changed };
@@ -168,7 +180,9 @@ describe('the context view', () => {
 
   it('lists the units with their sizes and the versions', async () => {
     open(fakeSidecar());
-    const dialog = screen.getByRole('dialog', { name: 'Context' });
+    const dialog = section();
+    // Asked to open (by the meter), it opens.
+    expect(dialog.open).toBe(true);
     expect(dialog.textContent).toContain(
       'Version 1 · 61,500 of 96,000 tokens (estimated) in the next request',
     );
@@ -222,6 +236,29 @@ describe('the context view', () => {
     expect(view.changed()).toBe(0);
   });
 
+  it('keeps a running compaction while the reader looks at a version and comes back', async () => {
+    open(fakeSidecar({ compact: 'slow' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Compact now' }));
+    await screen.findByText('Version 1 · the session’s start');
+    const first = document.querySelector('.context-versions li[data-version="1"]') as HTMLElement;
+    fireEvent.click(within(first).getByRole('button', { name: 'View' }));
+    await screen.findByRole('region', { name: 'What the model saw at version 1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the overview' }));
+    // Still running: only Cancel stops it.
+    expect(screen.getByRole('button', { name: 'Compacting…' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Compaction cancelled: the context stays as it was.',
+    );
+  });
+
+  it('opens straight on the version a compaction card points at', async () => {
+    open(fakeSidecar(), { version: 1 });
+    const version = await screen.findByRole('region', { name: 'What the model saw at version 1' });
+    await within(version).findByText('message number 44');
+    expect(screen.queryByRole('button', { name: 'Compact now' })).toBeNull();
+  });
+
   it('shows a version read only, newest page first, earlier pages on demand', async () => {
     const server = fakeSidecar();
     open(server);
@@ -239,7 +276,7 @@ describe('the context view', () => {
     expect(server.requests.map((r) => r.path)).toContain(
       '/api/sessions/s1/context/versions/1?limit=40&before=5',
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the overview' }));
     expect(await screen.findByRole('button', { name: 'Compact now' })).toBeTruthy();
   });
 });

@@ -96,7 +96,12 @@ function setup(initial: Experience[]) {
   const source = liveSource();
   render(
     <I18nProvider locale="en">
-      <ExperiencesPanel client={server.client} source={source} session={session} />
+      <ExperiencesPanel
+        client={server.client}
+        source={source}
+        sessionId={session.id}
+        projectId={session.project_id}
+      />
     </I18nProvider>,
   );
   const texts = () => [...document.querySelectorAll('.experience-text')].map((e) => e.textContent);
@@ -164,6 +169,19 @@ describe('the experiences panel', () => {
       ['PATCH', '/api/experiences/a', { scope: 'project' }],
       ['DELETE', '/api/experiences/bb', null],
     ]);
+  });
+
+  it('leaves an edit with Escape, keeping the text as it was', async () => {
+    const { server, texts } = setup([exp('a')]);
+    await waitFor(() => expect(texts()).toEqual(['fact a']));
+    fireEvent.click(within(row('fact a')).getByRole('button', { name: 'Edit' }));
+    const box = screen.getByLabelText('Experience text');
+    expect(document.activeElement).toBe(box);
+    fireEvent.change(box, { target: { value: 'never mind' } });
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryByLabelText('Experience text')).toBeNull();
+    expect(texts()).toEqual(['fact a']);
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 
   it('follows the agent’s remember and forget live, and drops one moved to another session', async () => {

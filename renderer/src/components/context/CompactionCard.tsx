@@ -12,11 +12,15 @@ export function CompactionCard(props: { item: CompactionItem; onViewVersion?(num
   const level = t(`context.level.${item.level ?? 'auto'}`);
   const reason = t(`context.reason.${item.reason}`);
   const tokens = (n: number | null) => (n === null ? '?' : formatNumber(n));
+  // Cancelled or cut short with its turn: not a failure to alarm anyone with.
+  const stopped = item.error?.code === 'cancelled' || item.error?.code === 'interrupted';
   const line =
     item.state === 'running'
       ? t('context.card.running', { level })
       : item.state === 'failed'
-        ? t('context.card.failed', { message: item.error?.message ?? '' })
+        ? stopped
+          ? t('context.card.stopped')
+          : t('context.card.failed', { message: item.error?.message ?? '' })
         : t('context.card.done', {
             level,
             reason,
@@ -24,13 +28,12 @@ export function CompactionCard(props: { item: CompactionItem; onViewVersion?(num
             after: tokens(item.tokensAfter),
           });
   return (
-    <section
-      className={`compaction-card ${item.state}`}
-      data-testid="compaction-card"
-      role={item.state === 'running' ? 'status' : undefined}
-    >
-      <p className="compaction-line">{line}</p>
-      {item.state === 'failed' && <p className="muted">{t('context.card.failedHint')}</p>}
+    <section className={`compaction-card ${item.state}`} data-testid="compaction-card">
+      {/* Always a live region, so the outcome is announced when the running line turns into it. */}
+      <p className="compaction-line" aria-live="polite">
+        {line}
+      </p>
+      {item.state === 'failed' && !stopped && <p className="muted">{t('context.card.failedHint')}</p>}
       {item.summary && (
         <details className="compaction-summary">
           <summary>{t('context.card.summary')}</summary>

@@ -1,60 +1,36 @@
-import { useEffect, useRef, useState } from 'react';
-import type { CompactRequest, ContextInfo } from '../../../../sidecar/src/protocol';
-import { ApiError, type CairnClient } from '../../api/http-client';
+import { useState } from 'react';
+import type { ContextInfo } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
+import type { CompactLevel, CompactNow } from '../../state/use-compact-now';
 
-const LEVELS = ['auto', 'block', 'loop', 'turn', 'session'] as const;
-type Level = (typeof LEVELS)[number];
+const LEVELS: readonly CompactLevel[] = ['auto', 'block', 'loop', 'turn', 'session'];
 
 /** The next request's size, window and threshold, "compact now", and the units it is made of. */
 export function ContextInspect(props: {
-  client: CairnClient;
-  sessionId: string;
   info: ContextInfo | null;
-  onChanged(): void;
+  compaction: CompactNow;
+  /** A turn is running: it compacts its own context, so "compact now" waits. */
+  turnRunning: boolean;
 }) {
   const { t, formatNumber } = useI18n();
-  const { info } = props;
-  const [level, setLevel] = useState<Level>('auto');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  // Cancelling drops the request; the sidecar then stops the compaction and keeps the context as it was.
-  const running = useRef<AbortController | null>(null);
-  useEffect(() => () => running.current?.abort(), []);
-
-  const compact = async () => {
-    setBusy(true);
-    setOutcome(null);
-    const controller = new AbortController();
-    running.current = controller;
-    try {
-      const request: CompactRequest = { level };
-      const done = await props.client.compactNow(props.sessionId, request, controller.signal);
-      setOutcome({
-        ok: true,
-        text: t('context.compacted', {
-          version: done.compacted.number,
-          before: formatNumber(done.compacted.tokens_before ?? 0),
-          after: formatNumber(done.compacted.tokens_after ?? 0),
-        }),
-      });
-      props.onChanged();
-    } catch (e) {
-      const code = e instanceof ApiError ? e.code : null;
-      const text =
-        code === 'turn_running'
+  const { info, compaction } = props;
+  const [level, setLevel] = useState<CompactLevel>('auto');
+  const outcome = compaction.outcome;
+  const outcomeText =
+    outcome === null
+      ? null
+      : outcome.kind === 'done'
+        ? t('context.compacted', {
+            version: outcome.response.compacted.number,
+            before: formatNumber(outcome.response.compacted.tokens_before ?? 0),
+            after: formatNumber(outcome.response.compacted.tokens_after ?? 0),
+          })
+        : outcome.code === 'turn_running'
           ? t('context.busy')
-          : code === 'cancelled'
+          : outcome.code === 'cancelled'
             ? t('context.compactCancelled')
-            : e instanceof Error
-              ? e.message
-              : String(e);
-      setOutcome({ ok: code === 'cancelled', text });
-    } finally {
-      running.current = null;
-      setBusy(false);
-    }
-  };
+            : outcome.message;
+  const ok = outcome !== null && (outcome.kind === 'done' || outcome.code === 'cancelled');
 
   if (!info) return null;
   return (
@@ -78,7 +54,7 @@ export function ContextInspect(props: {
       <div className="context-compact">
         <label>
           <span>{t('context.compactLevel')}</span>
-          <select value={level} onChange={(e) => setLevel(e.target.value as Level)}>
+          <select value={level} onChange={(e) => setLevel(e.target.value as CompactLevel)}>
             {LEVELS.map((l) => (
               <option key={l} value={l}>
                 {t(`context.level.${l}`)}
@@ -86,18 +62,24 @@ export function ContextInspect(props: {
             ))}
           </select>
         </label>
-        <button type="button" className="primary-button" disabled={busy} onClick={() => void compact()}>
-          {busy ? t('context.compacting') : t('context.compactNow')}
+        <button
+          type="button"
+          className="primary-button"
+          disabled={compaction.busy || props.turnRunning}
+          title={props.turnRunning ? t('context.busy') : undefined}
+          onClick={() => void compaction.compact(level)}
+        >
+          {compaction.busy ? t('context.compacting') : t('context.compactNow')}
         </button>
-        {busy && (
-          <button type="button" onClick={() => running.current?.abort()}>
+        {compaction.busy && (
+          <button type="button" onClick={compaction.cancel}>
             {t('context.compactCancel')}
           </button>
         )}
       </div>
-      {outcome && (
-        <p className={outcome.ok ? 'muted' : 'error-text'} role={outcome.ok ? 'status' : 'alert'}>
-          {outcome.text}
+      {outcomeText !== null && (
+        <p className={ok ? 'muted' : 'error-text'} role={ok ? 'status' : 'alert'}>
+          {outcomeText}
         </p>
       )}
       <h3>{t('context.units')}</h3>

@@ -35,12 +35,10 @@ export function ContextMeter(props: { info: ContextInfo | null; onOpen(): void }
         )}
       </span>
       <span className="context-meter-text" aria-hidden="true">
-        ~
         {t('context.meter', {
           tokens: shortTokens(info.estimated_tokens, locale),
           window: shortTokens(info.usable_window, locale),
-        })}{' '}
-        <span className="muted">{t('context.estimated')}</span>
+        })}
       </span>
     </button>
   );

@@ -16,6 +16,7 @@ export function ExperienceRow(props: {
   const { experience } = props;
   const [draft, setDraft] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [moving, setMoving] = useState(false);
   const other: ExperienceScope = experience.scope === 'session' ? 'project' : 'session';
 
   const save = async () => {
@@ -32,12 +33,23 @@ export function ExperienceRow(props: {
           aria-label={t('experiences.textLabel')}
           value={draft}
           rows={3}
+          // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
+          autoFocus
           onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            // Esc leaves the edit (and is not the composer's "cancel the turn").
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setDraft(null);
+            }
+          }}
         />
       )}
       <p className="experience-meta muted">
-        {t(`experiences.scope.${experience.scope}`)} ·{' '}
-        {t(experience.author === 'agent' ? 'experiences.byAgent' : 'experiences.byUser')}
+        {t('experiences.meta', {
+          scope: t(`experiences.scope.${experience.scope}`),
+          author: t(experience.author === 'agent' ? 'experiences.byAgent' : 'experiences.byUser'),
+        })}
       </p>
       <div className="experience-actions">
         {draft === null ? (
@@ -46,7 +58,15 @@ export function ExperienceRow(props: {
               {t('experiences.edit')}
             </button>
             {(props.projectScope || other === 'session') && (
-              <button type="button" onClick={() => void props.onMove(other)}>
+              <button
+                type="button"
+                disabled={moving}
+                onClick={async () => {
+                  setMoving(true);
+                  await props.onMove(other);
+                  setMoving(false);
+                }}
+              >
                 {t(other === 'project' ? 'experiences.toProject' : 'experiences.toSession')}
               </button>
             )}

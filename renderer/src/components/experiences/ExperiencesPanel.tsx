@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Experience, ExperienceScope, Session } from '../../../../sidecar/src/protocol';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { CairnEvent, Experience, ExperienceScope } from '../../../../sidecar/src/protocol';
 import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { applyExperienceEvent, upsert } from '../../state/experiences-view';
@@ -12,34 +12,50 @@ import { ExperienceRow } from './ExperienceRow';
  * The session's experiences in the side panel: this session's and its project's, kept live from
  * experience.* events whoever changed them (the agent, this window or another).
  */
-export function ExperiencesPanel(props: { client: CairnClient; source: SessionEvents; session: Session }) {
-  const { client, source, session } = props;
+export function ExperiencesPanel(props: {
+  client: CairnClient;
+  source: SessionEvents & { whenStarted?(): Promise<void> };
+  sessionId: string;
+  projectId: string | null;
+}) {
+  const { client, source, sessionId, projectId } = props;
   const t = useT();
+  const session = useMemo(() => ({ id: sessionId, project_id: projectId }), [sessionId, projectId]);
   const [list, setList] = useState<readonly Experience[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const alive = useRef(true);
+  // Deleted here or elsewhere: a late answer to an edit must not bring one back.
+  const removed = useRef(new Set<string>());
 
   useEffect(() => {
     alive.current = true;
+    let live = true;
     // Events seen before the list arrives are applied on top of it, so none is lost in between.
-    const early: Parameters<Parameters<SessionEvents['listen']>[0]>[0][] = [];
+    const early: CairnEvent[] = [];
     let loaded = false;
     const off = source.listen((event) => {
       if (!event.type.startsWith('experience.')) return;
+      if (event.type === 'experience.removed') removed.current.add(event.experience_id);
       if (!loaded) early.push(event);
       else setList((current) => applyExperienceEvent(session, current ?? [], event));
     });
-    client.sessionExperiences(session.id).then(
-      (experiences) => {
-        if (!alive.current) return;
-        loaded = true;
-        setList(
-          early.reduce<readonly Experience[]>((l, e) => applyExperienceEvent(session, l, e), experiences),
-        );
-      },
-      (e: unknown) => alive.current && setError(messageOf(e)),
-    );
+    // Read once the session's live subscription is made, so every later change reaches this list.
+    void (source.whenStarted?.() ?? Promise.resolve())
+      .then(() => client.sessionExperiences(session.id))
+      .then(
+        (experiences) => {
+          if (!live) return;
+          loaded = true;
+          setList(
+            early.reduce<readonly Experience[]>((l, e) => applyExperienceEvent(session, l, e), experiences),
+          );
+        },
+        (e: unknown) => {
+          if (live) setError(messageOf(e));
+        },
+      );
     return () => {
+      live = false;
       alive.current = false;
       off();
     };
@@ -52,10 +68,11 @@ export function ExperiencesPanel(props: { client: CairnClient; source: SessionEv
       try {
         const changed = await change();
         if (!alive.current) return true;
+        if (removedId) removed.current.add(removedId);
         setList((current) => {
           const base = current ?? [];
           if (removedId) return base.filter((e) => e.id !== removedId);
-          return changed ? upsert(session, base, changed) : base;
+          return changed && !removed.current.has(changed.id) ? upsert(session, base, changed) : base;
         });
         return true;
       } catch (e) {
@@ -99,14 +116,14 @@ export function ExperiencesPanel(props: { client: CairnClient; source: SessionEv
           <ExperienceRow
             key={experience.id}
             experience={experience}
-            projectScope={session.project_id !== null}
+            projectScope={projectId !== null}
             onSave={(text) => update(experience, { text })}
             onMove={(scope) => update(experience, { scope })}
             onDelete={() => remove(experience)}
           />
         ))}
       </ul>
-      <ExperienceForm projectScope={session.project_id !== null} onAdd={add} />
+      <ExperienceForm projectScope={projectId !== null} onAdd={add} />
     </details>
   );
 }

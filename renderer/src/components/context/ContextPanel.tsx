@@ -1,0 +1,81 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ContextInfo } from '../../../../sidecar/src/protocol';
+import type { CairnClient } from '../../api/http-client';
+import { useT } from '../../i18n/i18n';
+import type { CompactNow } from '../../state/use-compact-now';
+import { ContextInspect } from './ContextInspect';
+import { ContextVersions } from './ContextVersions';
+import { VersionView } from './VersionView';
+
+/** Where the context section is asked to open: its overview, or one version; `nonce` repeats a request. */
+export interface ContextRequest {
+  version?: number;
+  nonce: number;
+}
+
+/**
+ * The side panel's context section: what the next request holds, "compact now", the versions, and one
+ * version read only. The header's meter and a compaction card's link open it where they point.
+ */
+export function ContextPanel(props: {
+  client: CairnClient;
+  sessionId: string;
+  info: ContextInfo | null;
+  infoError: string | null;
+  compaction: CompactNow;
+  turnRunning: boolean;
+  request: ContextRequest | null;
+}) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const [version, setVersion] = useState<number | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const section = useRef<HTMLDetailsElement>(null);
+
+  const { request } = props;
+  useEffect(() => {
+    if (!request) return;
+    setOpen(true);
+    setVersion(request.version ?? null);
+    section.current?.scrollIntoView?.({ block: 'nearest' });
+    heading.current?.focus();
+  }, [request]);
+
+  return (
+    <details
+      ref={section}
+      className="panel-section context-panel"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary>
+        <h2 ref={heading} tabIndex={-1}>
+          {t('context.title')}
+        </h2>
+      </summary>
+      {props.infoError && (
+        <p className="error-text" role="alert">
+          {props.infoError}
+        </p>
+      )}
+      {version !== null ? (
+        <>
+          <button type="button" className="link-button" onClick={() => setVersion(null)}>
+            {t('context.back')}
+          </button>
+          <VersionView client={props.client} sessionId={props.sessionId} number={version} />
+        </>
+      ) : (
+        <>
+          <ContextInspect info={props.info} compaction={props.compaction} turnRunning={props.turnRunning} />
+          <ContextVersions
+            client={props.client}
+            sessionId={props.sessionId}
+            head={props.info?.version ?? null}
+            onView={setVersion}
+          />
+        </>
+      )}
+    </details>
+  );
+}
