@@ -8,11 +8,7 @@ import {
   withKernelInfo,
   withVariables,
 } from './kernel-view';
-
-/** Where live journal events come from: the session's one subscription (see SessionController.listen). */
-export interface EventSource {
-  listen(listener: (event: CairnEvent) => void): () => void;
-}
+import type { EventSource } from './session-controller';
 
 export interface KernelSnapshot {
   state: KernelsState;

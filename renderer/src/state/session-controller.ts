@@ -6,6 +6,11 @@ import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from './tur
 
 export const PAGE_SIZE = 30;
 
+/** Where live journal events come from: the session's one subscription (SessionController.listen). */
+export interface EventSource {
+  listen(listener: (event: CairnEvent) => void): () => void;
+}
+
 export interface SessionSnapshot {
   sessionId: string;
   turns: TurnView[];

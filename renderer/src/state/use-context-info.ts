@@ -1,10 +1,7 @@
 import { useEffect } from 'react';
-import type { CairnEvent } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
+import type { EventSource } from './session-controller';
 import { useAsync } from './use-async';
-
-/** Where a session's live events come from (SessionController.listen). */
-export type SessionEvents = { listen(listener: (event: CairnEvent) => void): () => void };
 
 // The next request's size changes when a message or tool result is written, when a compaction
 // lands, when a turn starts or ends, and when the experiences in the system prompt change.
@@ -25,7 +22,7 @@ const CHANGES_SIZE = new Set<string>([
 const REFRESH_DELAY_MS = 250;
 
 /** The session's context (GET …/context), read again whenever something changed its size. */
-export function useContextInfo(client: CairnClient, sessionId: string, events: SessionEvents | null) {
+export function useContextInfo(client: CairnClient, sessionId: string, events: EventSource | null) {
   const state = useAsync(() => client.context(sessionId), [client, sessionId]);
   const { reload } = state;
   useEffect(() => {

@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CairnEvent, Experience, NewEvent, Session } from '../../../sidecar/src/protocol';
+import type { Experience, Session } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { ExperiencesPanel } from '../../src/components/experiences/ExperiencesPanel';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { eventMaker } from '../support/journal-events';
+import { liveSource } from '../support/live-source';
 
 // A session's experiences in the side panel: listed, added, edited, moved between scopes and deleted
 // through the API, and kept live from experience.* events.
@@ -74,26 +76,9 @@ function fakeSidecar(initial: Experience[]) {
   return { list, requests, client: new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch) };
 }
 
-function liveSource() {
-  const listeners = new Set<(e: CairnEvent) => void>();
-  let seq = 0;
-  return {
-    listen(listener: (e: CairnEvent) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    emit(e: NewEvent) {
-      const event = { ...e, seq: ++seq, session_id: 's1', time: '' } as CairnEvent;
-      act(() => {
-        for (const l of listeners) l(event);
-      });
-    },
-  };
-}
-
 function setup(initial: Experience[]) {
   const server = fakeSidecar(initial);
-  const source = liveSource();
+  const source = liveSource(eventMaker('s1'));
   render(
     <I18nProvider locale="en">
       <ExperiencesPanel

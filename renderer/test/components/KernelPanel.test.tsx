@@ -1,16 +1,16 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CairnEvent, KernelInfo, NewEvent } from '../../../sidecar/src/protocol';
+import type { CairnEvent, KernelInfo } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { KernelPanel } from '../../src/components/kernel/KernelPanel';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { KernelController } from '../../src/state/kernel-controller';
+import { eventMaker } from '../support/journal-events';
+import { liveSource } from '../support/live-source';
 
-let seq = 0;
-const ev = (e: NewEvent): CairnEvent =>
-  ({ ...e, seq: ++seq, session_id: 's1', time: new Date(1000 * seq).toISOString() }) as CairnEvent;
+const ev = eventMaker('s1');
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
 
@@ -53,22 +53,6 @@ function fakeSidecar(history: CairnEvent[], kernels: KernelInfo[]) {
     client: new CairnClient({ url: 'http://sidecar.test', token: 'secret-token' }, fakeFetch),
     setVariables(next: typeof variablesAnswer) {
       variablesAnswer = next;
-    },
-  };
-}
-
-function liveSource() {
-  const listeners = new Set<(e: CairnEvent) => void>();
-  return {
-    listen(listener: (e: CairnEvent) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    emit(e: NewEvent) {
-      const event = ev(e);
-      act(() => {
-        for (const l of listeners) l(event);
-      });
     },
   };
 }
@@ -126,7 +110,7 @@ function historyOfOneCell(): CairnEvent[] {
 
 async function mount(options: { locale?: Locale; history?: CairnEvent[] } = {}) {
   const sidecar = fakeSidecar(options.history ?? historyOfOneCell(), [idle]);
-  const source = liveSource();
+  const source = liveSource(ev);
   const controller = new KernelController(sidecar.client, source, 's1');
   const view = render(
     <I18nProvider locale={options.locale ?? 'en'}>

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type {
-  CairnEvent,
   ContextVersionInfo,
   Message,
   NewEvent,
@@ -8,11 +7,10 @@ import type {
   TurnWithDetails,
 } from '../../../sidecar/src/protocol';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from '../../src/state/turn-view';
+import { eventMaker } from '../support/journal-events';
 
 // Compactions in the conversation: placed where they happened in a stored turn, and followed live.
-let seq = 0;
-const ev = (e: NewEvent): CairnEvent =>
-  ({ ...e, seq: ++seq, session_id: 's', time: new Date(1000 * seq).toISOString() }) as CairnEvent;
+const ev = eventMaker('s');
 const play = (view: TurnView, events: NewEvent[]) => events.reduce((v, e) => applyEvent(v, ev(e)), view);
 const started = () =>
   turnFromStart(ev({ type: 'turn.started', turn_id: 't', ordinal: 1, prompt: 'go' }) as never);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnEvent, NewEvent } from '../../../sidecar/src/protocol';
+import type { CairnEvent } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { KernelController } from '../../src/state/kernel-controller';
+import { eventMaker } from '../support/journal-events';
 
-let seq = 0;
-const ev = (e: NewEvent): CairnEvent =>
-  ({ ...e, seq: ++seq, session_id: 's1', time: new Date(1000 * seq).toISOString() }) as CairnEvent;
+const ev = eventMaker('s1');
 
 describe('the kernel controller', () => {
   it('folds history and the live events that overlapped it once each, in journal order', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnEvent, KernelErrorDetails, NewEvent } from '../../../sidecar/src/protocol';
+import type { KernelErrorDetails, NewEvent } from '../../../sidecar/src/protocol';
 import {
   applyKernelEvent,
   EMPTY_KERNELS,
@@ -8,10 +8,9 @@ import {
   withKernelInfo,
   withVariables,
 } from '../../src/state/kernel-view';
+import { eventMaker } from '../support/journal-events';
 
-let seq = 0;
-const ev = (e: NewEvent): CairnEvent =>
-  ({ ...e, seq: ++seq, session_id: 's', time: new Date(1000 * seq).toISOString() }) as CairnEvent;
+const ev = eventMaker('s');
 const play = (state: KernelsState, events: NewEvent[]) =>
   events.reduce((s, e) => applyKernelEvent(s, ev(e)), state);
 
@@ -115,9 +114,10 @@ describe('the kernel reducer', () => {
   });
 
   it('advances past events that are not about kernels without adding anything', () => {
-    const state = play(EMPTY_KERNELS, [{ type: 'turn.started', turn_id: 't', ordinal: 1, prompt: 'hi' }]);
+    const event = ev({ type: 'turn.started', turn_id: 't', ordinal: 1, prompt: 'hi' });
+    const state = applyKernelEvent(EMPTY_KERNELS, event);
     expect(state.kernels).toEqual([]);
-    expect(state.lastSeq).toBe(seq);
+    expect(state.lastSeq).toBe(event.seq);
   });
 
   it('shows an input request until the result, and the kernel waits meanwhile', () => {

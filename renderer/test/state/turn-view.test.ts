@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CairnEvent, NewEvent, Question } from '../../../sidecar/src/protocol';
 import { applyEvent, type TurnView, turnFromStart } from '../../src/state/turn-view';
+import { eventMaker } from '../support/journal-events';
 
-let seq = 0;
-const ev = (e: NewEvent): CairnEvent =>
-  ({ ...e, seq: ++seq, session_id: 's', time: new Date(1000 * seq).toISOString() }) as CairnEvent;
+const ev = eventMaker('s');
 
 function start(): TurnView {
   return turnFromStart(

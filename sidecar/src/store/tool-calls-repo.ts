@@ -104,6 +104,11 @@ export class ToolCallsRepo {
     return row ? toToolCall(row) : null;
   }
 
+  /** The file holding the full result of a tool_use block of a session's history (null: none was written). */
+  resultFile(sessionId: string, toolUseId: string): string | null {
+    return this.byToolUseId(sessionId, toolUseId)?.result_file ?? null;
+  }
+
   /** Calls that never got a result (the process stopped while they ran or waited). */
   unfinished(): ToolCall[] {
     return (

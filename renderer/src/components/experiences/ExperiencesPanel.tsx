@@ -3,8 +3,7 @@ import type { CairnEvent, Experience, ExperienceScope } from '../../../../sideca
 import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { applyExperienceEvent, upsert } from '../../state/experiences-view';
-import { messageOf } from '../../state/session-controller';
-import type { SessionEvents } from '../../state/use-context-info';
+import { type EventSource, messageOf } from '../../state/session-controller';
 import { ExperienceForm } from './ExperienceForm';
 import { ExperienceRow } from './ExperienceRow';
 
@@ -14,7 +13,7 @@ import { ExperienceRow } from './ExperienceRow';
  */
 export function ExperiencesPanel(props: {
   client: CairnClient;
-  source: SessionEvents & { whenStarted?(): Promise<void> };
+  source: EventSource & { whenStarted?(): Promise<void> };
   sessionId: string;
   projectId: string | null;
 }) {

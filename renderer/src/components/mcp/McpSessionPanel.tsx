@@ -1,18 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CairnEvent, McpSessionStatus } from '../../../../sidecar/src/protocol';
+import type { McpSessionStatus } from '../../../../sidecar/src/protocol';
 import { ApiError, type CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
-
-/** Where live journal events come from: the session's one subscription (SessionController.listen). */
-export interface McpEventSource {
-  listen(listener: (event: CairnEvent) => void): () => void;
-}
+import type { EventSource } from '../../state/session-controller';
 
 /**
  * The session's MCP servers and their tools, with each connection's state. Read when the panel opens and
  * again when a turn starts or ends (that is when connections are made and when a reset takes effect).
  */
-export function McpSessionPanel(props: { client: CairnClient; source: McpEventSource; sessionId: string }) {
+export function McpSessionPanel(props: { client: CairnClient; source: EventSource; sessionId: string }) {
   const { client, source, sessionId } = props;
   const t = useT();
   const [status, setStatus] = useState<McpSessionStatus | null>(null);

@@ -6,8 +6,7 @@ import type { ToolCallFiles } from '../../tools/tool-call-files';
 export function compactorPorts(store: Store, files: ToolCallFiles): Omit<CompactorPorts, 'kernelVariables'> {
   return {
     store,
-    resultFile: (sessionId, toolUseId) =>
-      store.toolCalls.byToolUseId(sessionId, toolUseId)?.result_file ?? null,
+    resultFile: (sessionId, toolUseId) => store.toolCalls.resultFile(sessionId, toolUseId),
     saveBlock: (sessionId, messageId, index, text) =>
       files.writeCompactedBlock(sessionId, messageId, index, text),
   };

@@ -166,10 +166,7 @@ export class ContextService implements ContextToolPort {
   read(sessionId: string, version: number, before: number | undefined): unknown {
     const page = this.version(sessionId, version, { limit: 20, ...(before !== undefined ? { before } : {}) });
     const { toolCalls } = this.options.store;
-    return clipVersionPage(
-      page,
-      (toolUseId) => toolCalls.byToolUseId(sessionId, toolUseId)?.result_file ?? null,
-    );
+    return clipVersionPage(page, (toolUseId) => toolCalls.resultFile(sessionId, toolUseId));
   }
 
   remember(sessionId: string, text: string, scope: ExperienceScope): Experience {
