@@ -125,6 +125,14 @@ export const ToolCall = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   duration_ms: z.number().nullable(),
+  /** The call whose script started this one (through CAIRN_TOOL_ENDPOINT), or null for the model's. */
+  parent_tool_call_id: z.string().nullable().default(null),
+  /** It was started with `is_wait` false (or a stream method): it runs on after its receipt. */
+  background: z.boolean().default(false),
+  /** The exit code of the process it ran, when it ran one to its end. */
+  exit_code: z.number().int().nullable().default(null),
+  /** What the tool said about the call besides its text (signal, timeout, method, pieces, …). */
+  meta: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 

@@ -14,6 +14,7 @@ import {
   KernelStreamEvent,
 } from './kernel-events';
 import { McpConnectionState } from './mcp';
+import { LoadedTool } from './tool-runtime';
 
 /** The journal's events: one discriminated union on `type`; the WebSocket relays them as they are. */
 
@@ -50,6 +51,16 @@ export const ToolStartedEvent = z.object({
   input: z.unknown(),
   /** `waiting_approval` when the call waits for the user first, else `running`. */
   status: z.enum(['running', 'waiting_approval']).default('running'),
+  /** The call whose script started this one, or null for the model's own calls. */
+  parent_tool_call_id: z.string().nullable().default(null),
+  /** Started with `is_wait` false (or a stream method): it runs on in the background after its receipt. */
+  background: z.boolean().default(false),
+});
+/** A call that waited for approval now runs (or the model's call that runs in the background has its receipt). */
+export const ToolRunningEvent = z.object({
+  ...base,
+  type: z.literal('tool.running'),
+  tool_call_id: z.string(),
 });
 export const ToolOutputEvent = z.object({
   ...base,
@@ -66,6 +77,13 @@ export const ToolFinishedEvent = z.object({
   is_error: z.boolean(),
   duration_ms: z.number(),
   preview: z.string(),
+  exit_code: z.number().int().nullable().default(null),
+});
+/** A tool was loaded into the session (LoadTool), or a loaded tool's worker ended. */
+export const ToolLoadedEvent = z.object({
+  ...base,
+  type: z.literal('tool.loaded'),
+  tool: LoadedTool,
 });
 export const QuestionRequiredEvent = z.object({
   ...base,
@@ -165,8 +183,10 @@ export const CairnEvent = z.discriminatedUnion('type', [
   ThinkingDeltaEvent,
   MessageCompletedEvent,
   ToolStartedEvent,
+  ToolRunningEvent,
   ToolOutputEvent,
   ToolFinishedEvent,
+  ToolLoadedEvent,
   QuestionRequiredEvent,
   QuestionAnsweredEvent,
   QuestionClosedEvent,

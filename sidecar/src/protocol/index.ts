@@ -8,4 +8,5 @@ export * from './kernels';
 export * from './mcp';
 export * from './requests';
 export * from './responses';
+export * from './tool-runtime';
 export * from './ws';

@@ -218,6 +218,19 @@ CREATE INDEX experiences_by_project ON experiences(project_id);
 CREATE INDEX tool_calls_by_use ON tool_calls(session_id, tool_use_id);
 `,
   },
+  {
+    version: 9,
+    description:
+      'the tool runtime: calls started by scripts (their parent call), background calls, exit codes and meta',
+    sql: `
+ALTER TABLE tool_calls ADD COLUMN parent_tool_call_id TEXT;
+ALTER TABLE tool_calls ADD COLUMN background INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tool_calls ADD COLUMN exit_code INTEGER;
+ALTER TABLE tool_calls ADD COLUMN meta TEXT;
+CREATE INDEX tool_calls_by_parent ON tool_calls(parent_tool_call_id);
+CREATE INDEX tool_calls_background ON tool_calls(session_id, background, started_at);
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -2,15 +2,19 @@ import type { ToolCall, ToolCallStatus } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
-interface ToolCallRow extends Omit<ToolCall, 'input' | 'is_error'> {
+interface ToolCallRow extends Omit<ToolCall, 'input' | 'is_error' | 'background' | 'meta'> {
   input: string;
   is_error: number;
+  background: number;
+  meta: string | null;
 }
 
 const toToolCall = (row: ToolCallRow): ToolCall => ({
   ...row,
   input: JSON.parse(row.input) as unknown,
   is_error: row.is_error === 1,
+  background: row.background === 1,
+  meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
 });
 
 export class ToolCallsRepo {
@@ -23,12 +27,15 @@ export class ToolCallsRepo {
     name: string;
     input: unknown;
     status: ToolCallStatus;
+    parentToolCallId?: string | null;
+    background?: boolean;
   }): ToolCall {
     const id = newId('tc');
     this.db
       .prepare(
-        `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, started_at,
+           parent_tool_call_id, background)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -39,6 +46,8 @@ export class ToolCallsRepo {
         JSON.stringify(input.input ?? {}),
         input.status,
         now(),
+        input.parentToolCallId ?? null,
+        input.background ? 1 : 0,
       );
     return this.get(id)!;
   }
@@ -60,11 +69,14 @@ export class ToolCallsRepo {
       preview: string;
       resultFile: string | null;
       durationMs: number;
+      exitCode?: number | null;
+      meta?: Record<string, unknown> | null;
     },
   ): ToolCall {
     this.db
       .prepare(
-        'UPDATE tool_calls SET status = ?, is_error = ?, preview = ?, result_file = ?, finished_at = ?, duration_ms = ? WHERE id = ?',
+        `UPDATE tool_calls SET status = ?, is_error = ?, preview = ?, result_file = ?, finished_at = ?,
+           duration_ms = ?, exit_code = ?, meta = ? WHERE id = ?`,
       )
       .run(
         result.status,
@@ -73,9 +85,37 @@ export class ToolCallsRepo {
         result.resultFile,
         now(),
         Math.round(result.durationMs),
+        result.exitCode ?? null,
+        result.meta ? JSON.stringify(result.meta) : null,
         id,
       );
     return this.get(id)!;
+  }
+
+  /** A session's background calls: every one still running, then the newest ended ones. */
+  background(sessionId: string, recent: number): ToolCall[] {
+    const running = this.db
+      .prepare(
+        `SELECT * FROM tool_calls WHERE session_id = ? AND background = 1
+           AND status IN ('running', 'waiting_approval') ORDER BY started_at DESC, rowid DESC`,
+      )
+      .all(sessionId) as ToolCallRow[];
+    const ended = this.db
+      .prepare(
+        `SELECT * FROM tool_calls WHERE session_id = ? AND background = 1
+           AND status NOT IN ('running', 'waiting_approval') ORDER BY finished_at DESC, rowid DESC LIMIT ?`,
+      )
+      .all(sessionId, recent) as ToolCallRow[];
+    return [...running, ...ended].map(toToolCall);
+  }
+
+  /** The calls a script started while `parentId` ran. */
+  children(parentId: string): ToolCall[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM tool_calls WHERE parent_tool_call_id = ? ORDER BY started_at, rowid')
+        .all(parentId) as ToolCallRow[]
+    ).map(toToolCall);
   }
 
   forTurns(turnIds: string[]): Map<string, ToolCall[]> {

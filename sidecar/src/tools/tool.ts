@@ -1,4 +1,17 @@
 import { z } from 'zod';
+import type { ToolMethodInfo } from '../protocol';
+
+/**
+ * How a child process a tool starts reaches Cairn's tool runtime: the endpoint and this call's token
+ * (valid for its session while the call runs), and the folder of the `cairn_tools` Python client.
+ */
+export interface ScriptAccess {
+  /** `http://127.0.0.1:PORT` or `unix:PATH`. */
+  endpoint: string;
+  token: string;
+  /** The environment for a child: `base` with CAIRN_TOOL_ENDPOINT, CAIRN_TOOL_TOKEN, and `cairn_tools` and `cairn` findable. */
+  env(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+}
 
 /** What a tool gets when it runs. */
 export interface ToolContext {
@@ -8,10 +21,21 @@ export interface ToolContext {
   toolCallId: string;
   /** Folder holding this session's tool-call results; `Read` may read files inside it. */
   sessionResultsDir: string;
-  /** Aborted when the turn is cancelled: stop work and kill every process started. */
+  /** This call's own folder (status.json, result.txt, its output pieces). */
+  callDir: string;
+  /**
+   * Aborted when the call is cancelled (its turn's cancel for a waited call, ToolControl cancel, its
+   * parent script's end): stop work and kill every process started.
+   */
   signal: AbortSignal;
-  /** Streams live output (stdout/stderr of a process) to the client. */
+  /** The call runs in the background: it has no time limit unless its input gives one. */
+  background: boolean;
+  /** Streams live output (stdout/stderr of a process) to the client, and into the call's output pieces. */
   onOutput(stream: 'stdout' | 'stderr', text: string): void;
+  /** Adds text to the call's output pieces only (output the journal already has, such as a kernel's). */
+  writePiece(text: string): void;
+  /** For tools whose processes may call tools (`scripts`): how they reach the runtime; null when they cannot. */
+  scriptAccess: ScriptAccess | null;
   /**
    * Called when the tool has started a process (its pid, which on POSIX leads its own process group), so
    * that what a crash of the sidecar leaves running can be stopped on the next start.
@@ -24,6 +48,10 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** The exit code of the process the call ran, when it ran one to its end. */
+  exitCode?: number | null;
+  /** What the call's status.json and ToolControl status show besides the text. */
+  meta?: Record<string, unknown>;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
@@ -36,6 +64,19 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   needsProject: boolean;
   /** The input schema as JSON, for tools that come with one (MCP); inputSchema then only checks the shape. */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * Whether the tool accepts `"is_wait": false` (run on in the background after a receipt), and who keeps
+   * a background call's `timeout`: `tool` reads its own `timeout` input and `ctx.background`; `runner` has
+   * the runtime take `timeout` (seconds) off the input and stop the call when it passes. Absent: never.
+   */
+  background?: 'tool' | 'runner';
+  /** Its processes may call tools back (Bash, Exec, execute_code): each call gets a token of its own. */
+  scripts?: boolean;
+  /**
+   * A tool with several methods is called with the envelope `{"method", "union_id"?, "arguments",
+   * "is_wait"?}`; a `stream` method always runs in the background. Absent: flat inputs.
+   */
+  methods?: ToolMethodInfo[];
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -51,10 +92,25 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
-/** The JSON schema the model sees for a tool's input. */
+/** The JSON schema the model sees for a tool's input, with the runtime's own fields where the tool takes them. */
 export function toolInputJsonSchema(tool: Tool): Record<string, unknown> {
-  if (tool.jsonSchema) return tool.jsonSchema;
-  const schema = z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  const schema = tool.jsonSchema
+    ? structuredClone(tool.jsonSchema)
+    : (z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>);
   delete schema.$schema;
-  return schema;
+  if (!tool.background) return schema;
+  const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  properties.is_wait = {
+    type: 'boolean',
+    description:
+      'false: start the call and return at once with a receipt {call_id, status, result_dir}; it runs on in ' +
+      'the background (no time limit unless you give timeout) and ToolControl reads, watches or cancels it.',
+  };
+  if (tool.background === 'runner' && !('timeout' in properties)) {
+    properties.timeout = {
+      type: 'number',
+      description: 'Seconds before a background call is stopped (default: no limit).',
+    };
+  }
+  return { ...schema, type: 'object', properties };
 }
