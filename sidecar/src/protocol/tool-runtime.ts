@@ -62,7 +62,7 @@ export const ToolCallOutput = z.object({
   pieces: z.array(OutputPiece),
   /** Pass as `after` to read on; null when the call has written no piece yet. */
   next_after: z.number().int().nullable(),
-  /** Pieces between `after` (or the start) and the first returned that were rotated away. */
+  /** Pieces between `after` (or the start) and the first returned that this reply leaves out (rotated away, or older than the newest that fit). */
   missing: z.number().int().nonnegative(),
   /** Whether more pieces may come (the call still runs). */
   running: z.boolean(),

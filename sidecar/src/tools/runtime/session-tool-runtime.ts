@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import type { LoadedTool, ToolCall } from '../../protocol';
+import type { Store } from '../../store/store';
+import { ToolError, type Tool } from '../tool';
+import type { ToolCallFiles } from '../tool-call-files';
+import type { ToolScope, ToolSource } from '../tool-source';
+import type { CallOutcome, ToolCallRunner } from './tool-call-runner';
+
+/** A tool loaded into the session at run time (see loaded/tool-loader.ts). */
+export interface LoadedToolHandle {
+  readonly tool: Tool;
+  info(): LoadedTool;
+  onChange(listener: (info: LoadedTool) => void): () => void;
+  stop(): Promise<void>;
+}
+
+/** Where a session's loaded tools are kept, as the LoadTool tool sees it. */
+export interface LoadedToolRegistry {
+  taken(name: string): boolean;
+  register(handle: LoadedToolHandle): void;
+}
+
+export interface SessionToolRuntimeDeps {
+  sessionId: string;
+  store: Store;
+  files: ToolCallFiles;
+  runner: ToolCallRunner;
+  /** Built-in, context, kernel and MCP tools, asked at each turn's start. */
+  sources: ToolSource;
+  /** The runtime's own tools (ToolControl, LoadTool), made once for this session. */
+  ownTools(registry: LoadedToolRegistry): Tool[];
+  /** Told when a loaded tool is added or changes (its worker ended). */
+  onLoadedChange(info: LoadedTool): void;
+}
+
+/** What a script's call asks for (the endpoint's `call`, already checked). */
+export interface ScriptCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  method?: string | undefined;
+  union_id?: string | undefined;
+  is_wait: boolean;
+}
+
+/**
+ * One session's tool runtime, owned by the application and borrowed by the agent loop for each turn: the
+ * tools (those of the turn's sources, the runtime's own, the loaded ones), the calls of the model and of
+ * its scripts through one runner, and the notices of background calls that ended while a turn runs.
+ */
+export class SessionToolRuntime implements LoadedToolRegistry {
+  private base: Tool[] = [];
+  private projectRoot: string | null = null;
+  private turnId: string | null = null;
+  private notices: string[] = [];
+  private readonly loaded = new Map<string, LoadedToolHandle>();
+  private readonly own: Tool[];
+  private closed = false;
+
+  constructor(private readonly deps: SessionToolRuntimeDeps) {
+    this.own = deps.ownTools(this);
+  }
+
+  get sessionId(): string {
+    return this.deps.sessionId;
+  }
+
+  /** A turn starts: its tools are gathered (kernels open, MCP servers start) and its notices collected. */
+  async beginTurn(scope: ToolScope): Promise<void> {
+    this.base = await this.deps.sources.toolsForTurn(scope);
+    this.projectRoot = scope.projectRoot;
+    this.turnId = scope.turnId;
+    this.notices = [];
+  }
+
+  endTurn(turnId: string): void {
+    if (this.turnId !== turnId) return;
+    this.turnId = null;
+    this.notices = [];
+  }
+
+  /** The tools now: a tool loaded during the turn is there from the next request on. */
+  tools(): Tool[] {
+    const own = this.own.filter((t) => !t.needsProject || this.projectRoot !== null);
+    return [...this.base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
+  }
+
+  /** The model's call, from a tool_use block of the running turn. */
+  runForModel(use: { id: string; name: string; input: unknown }, signal: AbortSignal): Promise<CallOutcome> {
+    if (this.turnId === null) throw new Error('no turn is running in this session');
+    return this.deps.runner.run({
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      projectRoot: this.projectRoot,
+      toolUseId: use.id,
+      name: use.name,
+      input: use.input,
+      tools: this.tools(),
+      approvalMode: () => this.approvalMode(),
+      parentCallId: null,
+      signal,
+    });
+  }
+
+  /**
+   * A call from the script of `parent` (a running call of this session), with the same tools, approvals
+   * and records as the model's. A waited call stops with its parent and when the script stops waiting.
+   */
+  runForScript(parent: ToolCall, call: ScriptCall, signal: AbortSignal): Promise<CallOutcome> {
+    const input =
+      call.method !== undefined
+        ? {
+            method: call.method,
+            ...(call.union_id !== undefined ? { union_id: call.union_id } : {}),
+            arguments: call.arguments,
+            ...(call.is_wait ? {} : { is_wait: false }),
+          }
+        : { ...call.arguments, ...(call.is_wait ? {} : { is_wait: false }) };
+    const parentSignal = this.deps.runner.running.get(parent.id)?.controller.signal;
+    return this.deps.runner.run({
+      sessionId: this.sessionId,
+      turnId: parent.turn_id,
+      projectRoot: this.projectRoot,
+      toolUseId: `script_${randomBytes(9).toString('base64url')}`,
+      name: call.name,
+      input,
+      tools: this.tools(),
+      approvalMode: () => this.approvalMode(),
+      parentCallId: parent.id,
+      signal: parentSignal ? AbortSignal.any([signal, parentSignal]) : signal,
+    });
+  }
+
+  /** The notices gathered since the last request, for the next one; each is one line. */
+  takeNotices(): string[] {
+    const taken = this.notices;
+    this.notices = [];
+    return taken;
+  }
+
+  /** A call ended: a background one that ends while a turn runs is noticed in the next request. */
+  callEnded(call: ToolCall): void {
+    if (!call.background || this.turnId === null) return;
+    this.notices.push(endNotice(call, this.deps.files.callDir(call.session_id, call.id)));
+  }
+
+  taken(name: string): boolean {
+    return this.tools().some((t) => t.name === name);
+  }
+
+  register(handle: LoadedToolHandle): void {
+    const name = handle.tool.name;
+    if (this.closed) {
+      void handle.stop();
+      throw new ToolError('The session is closing; no tool can be loaded now.');
+    }
+    if (this.taken(name)) {
+      void handle.stop();
+      throw new ToolError(`A tool named ${name} exists already in this session; give the new one another name.`);
+    }
+    this.loaded.set(name, handle);
+    handle.onChange((info) => this.deps.onLoadedChange(info));
+    this.deps.onLoadedChange(handle.info());
+  }
+
+  loadedTools(): LoadedTool[] {
+    return [...this.loaded.values()].map((h) => h.info());
+  }
+
+  /** The session is deleted or Cairn stops: its calls are stopped and its loaded tools' workers ended. */
+  async close(kind: 'session_closed' | 'shutdown'): Promise<void> {
+    this.closed = true;
+    await this.deps.runner.stopAll(this.sessionId, kind);
+    const handles = [...this.loaded.values()];
+    this.loaded.clear();
+    await Promise.all(handles.map((h) => h.stop()));
+  }
+
+  private approvalMode() {
+    return this.deps.store.sessions.get(this.sessionId)?.approval ?? 'auto';
+  }
+}
+
+/** One line for the model: which call ended, how, and how to read it. */
+export function endNotice(call: ToolCall, resultDir: string): string {
+  const seconds = call.duration_ms === null ? '' : ` after ${(call.duration_ms / 1000).toFixed(1)} s`;
+  const how =
+    call.exit_code !== null && call.exit_code !== undefined
+      ? `${call.status} (exit code ${call.exit_code})`
+      : call.status;
+  return (
+    `[Cairn] Background call ${call.id} (${call.name}) ended: ${how}${seconds}. ` +
+    `Read it with ToolControl {"action": "output", "call_id": "${call.id}"} or Read ${resultDir}/result.txt.`
+  );
+}
