@@ -78,6 +78,8 @@ describe('turn view', () => {
         name: 'Bash',
         input: { command: 'ls' },
         status: 'running',
+        parent_tool_call_id: null,
+        background: false,
       },
       { type: 'tool.output', turn_id: 't', tool_call_id: 'tc1', stream: 'stdout', text: 'a\n' },
       { type: 'tool.output', turn_id: 't', tool_call_id: 'tc1', stream: 'stdout', text: 'b\n' },
@@ -93,6 +95,7 @@ describe('turn view', () => {
         is_error: false,
         duration_ms: 12,
         preview: 'a\nb\n',
+        exit_code: null,
       },
     ]);
     expect(done.items.filter((i) => i.kind === 'tool')).toHaveLength(1);
@@ -156,6 +159,8 @@ describe('turn view', () => {
         name: 'Bash',
         input: {},
         status: 'waiting_approval',
+        parent_tool_call_id: null,
+        background: false,
       },
       { type: 'question.required', turn_id: 't', question: approval },
     ]);
@@ -178,6 +183,8 @@ describe('turn view', () => {
         name: 'Bash',
         input: {},
         status: 'running',
+        parent_tool_call_id: null,
+        background: false,
       },
     ]);
     const cancelled = play(running, [{ type: 'turn.cancelled', turn_id: 't' }]);

@@ -7,15 +7,14 @@ import type { Question, Turn } from '../protocol';
 import type { Store } from '../store/store';
 import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { resolveProjectRoot } from '../tools/project-root';
+import type { SessionToolRuntime } from '../tools/runtime/session-tool-runtime';
 import type { ToolCallFiles } from '../tools/tool-call-files';
-import type { ToolSource } from '../tools/tool-source';
 import { ContextStep } from './context-step';
 import { closeDanglingToolUses } from './history-repair';
 import { createModelClient } from './model-client';
 import type { ModelSettingsSource } from './model-settings';
-import { QuestionBroker } from './question-broker';
+import type { QuestionBroker } from './question-broker';
 import { buildSystemPrompt } from './system-prompt';
-import { ToolDispatcher } from './tool-dispatcher';
 import { TurnRunner } from './turn-runner';
 
 export interface AgentRuntimeOptions {
@@ -27,8 +26,13 @@ export interface AgentRuntimeOptions {
   logDir?: string;
   /** A conversation-only deployment runs every session without its project folder. */
   conversationOnly: boolean;
-  /** Every tool a turn gets comes from here (built-in, kernel and MCP tools). */
-  tools: ToolSource;
+  /**
+   * Each session's tool runtime, owned by the application: a turn borrows it for its tools (built-in,
+   * context, kernel, MCP, loaded) and runs every call through it.
+   */
+  toolRuntime(sessionId: string): SessionToolRuntime;
+  /** Questions and approvals, shared with the tool runtime (a script's calls ask through it too). */
+  broker: QuestionBroker;
   /** The model a turn talks to, resolved as the turn starts. */
   modelSettings: ModelSettingsSource;
   /** The SDK's retry count for model requests. */
@@ -59,11 +63,9 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     this.store = options.store;
     this.files = options.files;
-    this.broker = new QuestionBroker(options.store);
-    const dispatcher = new ToolDispatcher(options.store, this.files, this.broker, options.logger);
+    this.broker = options.broker;
     this.runner = new TurnRunner({
       store: options.store,
-      dispatcher,
       broker: this.broker,
       context: new ContextStep({
         store: options.store,
@@ -122,8 +124,10 @@ export class AgentRuntime {
       return created;
     });
     const controller = new AbortController();
-    const done = this.execute(sessionId, turn.id, session.project_id, controller.signal).finally(() => {
+    const tools = this.options.toolRuntime(sessionId);
+    const done = this.execute(tools, turn.id, session.project_id, controller.signal).finally(() => {
       this.running.delete(turn.id);
+      tools.endTurn(turn.id);
       // What the agent queued belongs to its turn: a turn cancelled or failed after the batch takes it along.
       this.options.compactionQueue.take(sessionId);
     });
@@ -131,16 +135,25 @@ export class AgentRuntime {
     return { turn, created: true };
   }
 
-  private async execute(sessionId: string, turnId: string, projectId: string | null, signal: AbortSignal) {
+  private async execute(
+    tools: SessionToolRuntime,
+    turnId: string,
+    projectId: string | null,
+    signal: AbortSignal,
+  ) {
+    const sessionId = tools.sessionId;
     const setupIds = { sessionId, turnId };
     try {
       // A conversation-only server works without folders, even for sessions made before it became one.
       const project = projectId && !this.options.conversationOnly ? this.store.projects.get(projectId) : null;
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
       // Kernel tools open the session's kernels here, which starts a warm one while the model thinks.
-      const tools = await this.options.tools.toolsForTurn({ sessionId, turnId, projectRoot, signal });
+      await tools.beginTurn({ sessionId, turnId, projectRoot, signal });
       const settings = await this.options.modelSettings();
-      const systemPrompt = await buildSystemPrompt({ projectRoot, toolNames: tools.map((t) => t.name) });
+      const systemPrompt = await buildSystemPrompt({
+        projectRoot,
+        toolNames: tools.tools().map((t) => t.name),
+      });
       const client = createModelClient(settings, {
         maxRetries: this.options.modelMaxRetries ?? 2,
         logger: this.options.logger,
@@ -262,6 +275,11 @@ export class AgentRuntime {
       byToolUse.set(call.tool_use_id, results.get(call.id)!);
     }
     this.store.transaction(() => {
+      // A background call's script may have been waiting for an approval that no turn closes.
+      for (const sessionId of new Set(calls.map((c) => c.session_id))) {
+        const ids = calls.filter((c) => c.session_id === sessionId).map((c) => c.id);
+        this.broker.closeForToolCalls(sessionId, ids, 'Cairn stopped while the call waited.');
+      }
       for (const call of calls) {
         const result = results.get(call.id) ?? note;
         const finished = this.store.toolCalls.finish(call.id, {
@@ -281,6 +299,7 @@ export class AgentRuntime {
           is_error: true,
           duration_ms: finished.duration_ms ?? 0,
           preview: result.slice(0, 500),
+          exit_code: null,
         });
       }
       for (const turn of turns) {

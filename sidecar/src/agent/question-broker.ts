@@ -2,6 +2,7 @@ import { CairnError, notFound } from '../errors';
 import type { Question } from '../protocol';
 import type { QuestionsRepo } from '../store/questions-repo';
 import type { Store } from '../store/store';
+import type { UserQuestions } from '../tools/runtime/tool-call-runner';
 
 export type AskInput = Parameters<QuestionsRepo['create']>[0];
 
@@ -11,25 +12,32 @@ export const APPROVAL_ANSWERS = ['allow', 'deny'] as const;
  * Pending questions and approvals: a row and a `question.required` event, then a wait that ends
  * when the user answers through the API or the turn is cancelled.
  */
-export class QuestionBroker {
+export class QuestionBroker implements UserQuestions {
   private readonly waiters = new Map<string, (answer: string) => void>();
+  /** Questions of calls that may outlive their turn (a script's): closed by their call, not the turn. */
+  private readonly detached = new Set<string>();
 
   constructor(private readonly store: Store) {}
 
-  ask(input: AskInput, signal: AbortSignal): Promise<string> {
+  ask(input: AskInput, signal: AbortSignal, options: { detached?: boolean } = {}): Promise<string> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const question = this.store.questions.create(input);
+    if (options.detached) this.detached.add(question.id);
     // Listen for the answer and the cancel before announcing the question: a listener of the
     // announcement may answer or cancel at once.
     const answered = new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.waiters.delete(question.id);
+        // A turn's questions are closed with the turn; a detached one is closed here, with its call.
+        if (this.detached.delete(question.id))
+          this.close(input.sessionId, question.id, 'The call was stopped.');
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiters.set(question.id, (answer) => {
         signal.removeEventListener('abort', onAbort);
         this.waiters.delete(question.id);
+        this.detached.delete(question.id);
         resolve(answer);
       });
     });
@@ -62,9 +70,12 @@ export class QuestionBroker {
     return this.store.questions.get(questionId)!;
   }
 
-  /** Closes a turn's pending questions (cancel, failure, interruption). */
+  /**
+   * Closes a turn's pending questions (cancel, failure, interruption), but not those of calls that run on
+   * after it (a background call's script asks for approval): their own call closes them.
+   */
   closeForTurn(sessionId: string, turnId: string, reason: string): void {
-    for (const id of this.store.questions.closeForTurn(turnId)) {
+    for (const id of this.store.questions.closeForTurn(turnId, [...this.detached])) {
       this.waiters.delete(id);
       this.store.events.append(sessionId, {
         type: 'question.closed',
@@ -73,5 +84,22 @@ export class QuestionBroker {
         reason,
       });
     }
+  }
+
+  /** Closes the pending questions of tool calls that ended without an answer (after a crash). */
+  closeForToolCalls(sessionId: string, toolCallIds: string[], reason: string): void {
+    for (const question of this.store.questions.pendingForToolCalls(toolCallIds)) {
+      this.close(sessionId, question.id, reason, question.turn_id);
+    }
+  }
+
+  private close(sessionId: string, questionId: string, reason: string, turnId?: string): void {
+    if (!this.store.questions.close(questionId)) return;
+    this.store.events.append(sessionId, {
+      type: 'question.closed',
+      turn_id: turnId ?? this.store.questions.get(questionId)?.turn_id ?? null,
+      question_id: questionId,
+      reason,
+    });
   }
 }

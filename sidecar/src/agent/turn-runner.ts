@@ -9,6 +9,7 @@ import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
 import type { ContentBlock, ErrorInfo } from '../protocol';
 import type { Store } from '../store/store';
+import type { SessionToolRuntime } from '../tools/runtime/session-tool-runtime';
 import { type Tool, toolInputJsonSchema } from '../tools/tool';
 import type { ContextStep } from './context-step';
 import { closeDanglingToolUses } from './history-repair';
@@ -16,7 +17,7 @@ import { toModelFailure } from './model-errors';
 import type { ModelSettings } from './model-settings';
 import type { QuestionBroker } from './question-broker';
 import { summaryModel } from './summary-model';
-import type { ToolDispatcher, ToolUse } from './tool-dispatcher';
+import { type ToolUse, toolResultBlock } from './tool-results';
 
 export const CONTINUE_INSTRUCTION =
   'Your previous response was cut off by the output token limit. Continue exactly where it stopped, without repeating anything.';
@@ -27,7 +28,6 @@ export const SMALLER_INSTRUCTION =
 
 export interface TurnRunnerDeps {
   store: Store;
-  dispatcher: ToolDispatcher;
   broker: QuestionBroker;
   /** Compaction, experiences and the size check before each request. */
   context: ContextStep;
@@ -46,7 +46,8 @@ export interface TurnSetup {
   sessionId: string;
   turnId: string;
   projectRoot: string | null;
-  tools: Tool[];
+  /** The session's tool runtime, borrowed for the turn: its tools now, and the one way to run a call. */
+  tools: SessionToolRuntime;
   systemPrompt: string;
   settings: ModelSettings;
   client: Anthropic;
@@ -79,11 +80,6 @@ export class TurnRunner {
 
   private async loop(setup: TurnSetup): Promise<Outcome> {
     const { store } = this.deps;
-    const toolDefs = setup.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: toolInputJsonSchema(t) as Anthropic.Tool['input_schema'],
-    }));
     let recoveries = 0;
     let previousEnd: ConversationEnd | null = null;
     let version: number | null = null;
@@ -97,6 +93,8 @@ export class TurnRunner {
     const summarize = summaryModel(setup.client, setup.settings, addUsage);
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
+      // Asked before each request: a tool loaded in the last round is there from this one on.
+      const toolDefs = setup.tools.tools().map(toolDefinition);
       const prepared = await this.deps.context.prepare(setup, toolDefs, summarize);
       // A compaction changed the conversation: the previous end no longer points at the same block.
       if (prepared.version !== version) previousEnd = null;
@@ -137,7 +135,10 @@ export class TurnRunner {
             sessionId: setup.sessionId,
             turnId: setup.turnId,
             role: 'user',
-            content: [{ type: 'text', text: truncatedTool ? SMALLER_INSTRUCTION : CONTINUE_INSTRUCTION }],
+            content: [
+              { type: 'text', text: truncatedTool ? SMALLER_INSTRUCTION : CONTINUE_INSTRUCTION },
+              ...noticeBlocks(setup.tools),
+            ],
             internal: true,
           });
           store.turns.countContinuation(setup.turnId);
@@ -158,25 +159,14 @@ export class TurnRunner {
       if (response.stop_reason !== 'tool_use' || uses.length === 0) return { status: 'completed' };
 
       const results = await Promise.all(
-        uses.map((use) =>
-          this.deps.dispatcher.run(
-            {
-              sessionId: setup.sessionId,
-              turnId: setup.turnId,
-              projectRoot: setup.projectRoot,
-              tools: setup.tools,
-              approvalMode: () => store.sessions.get(setup.sessionId)?.approval ?? 'auto',
-              signal: setup.signal,
-            },
-            use,
-          ),
-        ),
+        uses.map(async (use) => toolResultBlock(use, await setup.tools.runForModel(use, setup.signal))),
       );
+      // A background call that ended meanwhile is told in this request, after the results.
       store.messages.append({
         sessionId: setup.sessionId,
         turnId: setup.turnId,
         role: 'user',
-        content: results as unknown as ContentBlock[],
+        content: [...(results as unknown as ContentBlock[]), ...noticeBlocks(setup.tools)],
       });
       if (setup.signal.aborted) return { status: 'cancelled' };
       recoveries = 0;
@@ -306,6 +296,19 @@ export class TurnRunner {
       store.sessions.touch(setup.sessionId);
     });
   }
+}
+
+function toolDefinition(t: Tool): Anthropic.Tool {
+  return {
+    name: t.name,
+    description: t.description,
+    input_schema: toolInputJsonSchema(t) as Anthropic.Tool['input_schema'],
+  };
+}
+
+/** One text block per background call that ended since the last request. */
+function noticeBlocks(tools: SessionToolRuntime): ContentBlock[] {
+  return tools.takeNotices().map((text) => ({ type: 'text', text }));
 }
 
 /** Keeps only the fields the API accepts back in history. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
+import { QuestionBroker } from '../agent/question-broker';
 import { secureDataDir } from '../config/data-dir-permissions';
 import { envFlag, envInt } from '../config/env-flags';
 import { CompactionQueue } from '../context/compaction-queue';
@@ -34,6 +35,7 @@ import { QuestionService } from './questions/question-service';
 import type { SessionResource } from './sessions/session-resources';
 import { SessionService } from './sessions/session-service';
 import { SidecarInfo } from './system/sidecar-info';
+import { ToolRuntimeService } from './tools/tool-runtime-service';
 import { ToolCallService } from './turns/tool-call-service';
 import { TurnService } from './turns/turn-service';
 
@@ -63,6 +65,7 @@ export interface Services {
   models: ModelService;
   context: ContextService;
   experiences: ExperienceService;
+  toolRuntime: ToolRuntimeService;
   kernels(): KernelService;
   kernelProvider(): KernelProviderService;
   projectPython(): ProjectPythonService;
@@ -130,6 +133,7 @@ export function openApplication(options: ApplicationOptions): Application {
     const stopWork = () => {
       stopping ??= (async () => {
         await built.runtime.shutdown();
+        await built.services.toolRuntime.shutdown();
         await built.kernels?.shutdown();
         await built.mcpSessions?.shutdown();
       })();
@@ -224,13 +228,23 @@ function buildServices(store: Store, options: BuildOptions) {
   const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools];
   if (kernels) toolSources.push(kernels);
   if (mcpSessions) toolSources.push(mcpSessions);
+  const broker = new QuestionBroker(store);
+  const toolRuntime = new ToolRuntimeService({
+    store,
+    files,
+    broker,
+    logger: logger.child({ component: 'tools' }),
+    dataDir,
+    sources: combineToolSources(toolSources),
+  });
   runtime = new AgentRuntime({
     store,
     files,
     logger,
     logDir: path.join(dataDir, 'logs'),
     conversationOnly,
-    tools: combineToolSources(toolSources),
+    toolRuntime: (sessionId) => toolRuntime.session(sessionId),
+    broker,
     modelSettings: () => models.activeSettings(),
     modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
     maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
@@ -249,7 +263,7 @@ function buildServices(store: Store, options: BuildOptions) {
     modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
   });
 
-  const resources: SessionResource[] = [];
+  const resources: SessionResource[] = [toolRuntime];
   if (kernels) resources.push(kernels);
   if (mcpSessions) resources.push(mcpSessions);
   const sessions = new SessionService({ store, runtime, files, resources, conversationOnly });
@@ -269,6 +283,7 @@ function buildServices(store: Store, options: BuildOptions) {
     models,
     context,
     experiences,
+    toolRuntime,
     kernels: () => requirePart(kernels, 'Python kernels'),
     kernelProvider: () => requirePart(kernelProvider, 'Python kernels'),
     // Without projects there is no project interpreter either.

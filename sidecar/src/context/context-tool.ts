@@ -22,8 +22,12 @@ export interface ContextToolPort {
   forget(sessionId: string, id: string): void;
 }
 
+const METHODS = ['inspect', 'compact', 'versions', 'read', 'remember', 'forget'] as const;
+
+/** The envelope of a tool with several methods; Context has no use for `union_id` and ignores it. */
 const inputSchema = z.object({
-  method: z.enum(['inspect', 'compact', 'versions', 'read', 'remember', 'forget']),
+  method: z.enum(METHODS),
+  union_id: z.string().optional(),
   arguments: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -59,6 +63,7 @@ export function contextTool(port: ContextToolPort): Tool<typeof inputSchema> {
     inputSchema,
     sideEffects: false,
     needsProject: false,
+    methods: METHODS.map((name) => ({ name, kind: 'batch' as const, description: `Context ${name}` })),
     async execute(input, ctx: ToolContext) {
       const args = input.arguments ?? {};
       const answer = (value: unknown) => ({ content: JSON.stringify(value, null, 1) });

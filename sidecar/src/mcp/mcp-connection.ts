@@ -186,7 +186,8 @@ export class McpConnection {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    opts: { signal?: AbortSignal } = {},
+    /** `timeoutMs` null: no limit of the server's own (a background call, stopped by its signal). */
+    opts: { signal?: AbortSignal; timeoutMs?: number | null } = {},
   ): Promise<McpCallResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) throw new McpCallError(`MCP server "${this.server.name}" has no tool named "${name}"`);
@@ -201,14 +202,17 @@ export class McpConnection {
     const abort = (why: string) => {
       if (!call.controller.signal.aborted) call.controller.abort(new McpCallError(why));
     };
-    const timeoutMs = this.server.toolTimeoutMs;
-    const timer = setTimeout(
-      () =>
-        abort(
-          `the tool "${name}" of MCP server "${this.server.name}" did not answer within ${secs(timeoutMs)}; the call was cancelled`,
-        ),
-      timeoutMs,
-    );
+    const timeoutMs = opts.timeoutMs === undefined ? this.server.toolTimeoutMs : opts.timeoutMs;
+    const timer =
+      timeoutMs === null
+        ? null
+        : setTimeout(
+            () =>
+              abort(
+                `the tool "${name}" of MCP server "${this.server.name}" did not answer within ${secs(timeoutMs)}; the call was cancelled`,
+              ),
+            timeoutMs,
+          );
     const onAbort = () => abort(`the call to "${name}" was cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     if (opts.signal?.aborted) onAbort();
@@ -218,7 +222,8 @@ export class McpConnection {
       // Our own timer cancels the call (the SDK then sends notifications/cancelled); the SDK's is a backstop.
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
         signal: call.controller.signal,
-        timeout: timeoutMs + 5_000,
+        // The SDK's own timer is only a backstop (2^31-1 ms is the longest a timer may wait).
+        timeout: timeoutMs === null ? 2_147_483_647 : timeoutMs + 5_000,
       });
       return convertCallResult(result as Parameters<typeof convertCallResult>[0]);
     } catch (err) {
@@ -233,7 +238,7 @@ export class McpConnection {
         `the tool "${name}" of MCP server "${this.server.name}" failed: ${describe(err)}`,
       );
     } finally {
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.calls.delete(call);
       const i = this.awaitingId.indexOf(call);

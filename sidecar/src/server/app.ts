@@ -23,6 +23,7 @@ import { registerModelRoutes } from './routes/model-routes';
 import { registerProjectRoutes } from './routes/project-routes';
 import { registerQuestionRoutes } from './routes/question-routes';
 import { registerSessionRoutes } from './routes/session-routes';
+import { registerToolRuntimeRoutes } from './routes/tool-runtime-routes';
 import { registerTurnRoutes } from './routes/turn-routes';
 import type { ServerContext } from './server-context';
 import { requireSessionFirst } from './session-scope';
@@ -112,6 +113,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerContextRoutes(app, options);
   registerExperienceRoutes(app, options);
   registerQuestionRoutes(app, options);
+  registerToolRuntimeRoutes(app, options);
   registerModelRoutes(app, options);
   registerKernelRoutes(app, options);
   registerKernelProviderRoutes(app, options);

@@ -88,11 +88,35 @@ export class QuestionsRepo {
     );
   }
 
-  /** Closes every pending question of a turn; returns the ids closed. */
-  closeForTurn(turnId: string): string[] {
+  /** Closes every pending question of a turn but those in `keep`; returns the ids closed. */
+  closeForTurn(turnId: string, keep: readonly string[] = []): string[] {
     const rows = this.db
-      .prepare("UPDATE questions SET status = 'closed' WHERE turn_id = ? AND status = 'pending' RETURNING id")
-      .all(turnId) as { id: string }[];
+      .prepare(
+        `UPDATE questions SET status = 'closed' WHERE turn_id = ? AND status = 'pending'
+           AND id NOT IN (SELECT value FROM json_each(?)) RETURNING id`,
+      )
+      .all(turnId, JSON.stringify(keep)) as { id: string }[];
     return rows.map((r) => r.id);
+  }
+
+  /** Closes one pending question; false when it was no longer pending. */
+  close(id: string): boolean {
+    return (
+      this.db.prepare("UPDATE questions SET status = 'closed' WHERE id = ? AND status = 'pending'").run(id)
+        .changes > 0
+    );
+  }
+
+  /** The pending questions asked by these tool calls. */
+  pendingForToolCalls(toolCallIds: readonly string[]): Question[] {
+    if (toolCallIds.length === 0) return [];
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM questions WHERE status = 'pending'
+             AND tool_call_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+        )
+        .all(JSON.stringify(toolCallIds)) as QuestionRow[]
+    ).map(toQuestion);
   }
 }

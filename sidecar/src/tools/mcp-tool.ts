@@ -30,6 +30,8 @@ export function mcpAgentTool(options: {
     jsonSchema: { type: 'object', ...def.inputSchema },
     sideEffects: true,
     needsProject: false,
+    // A background call has no limit of the server's own; the runner keeps a `timeout` given with it.
+    background: 'runner',
     async execute(input, ctx) {
       const connection = options.connection();
       if (connection?.state !== 'connected') {
@@ -37,7 +39,10 @@ export function mcpAgentTool(options: {
           `The MCP server "${serverName}" is not connected${connection ? ` (${connection.state})` : ''}; its tools are unavailable until it is started again at the session's next message.`,
         );
       }
-      const result = await connection.callTool(def.name, input, { signal: ctx.signal });
+      const result = await connection.callTool(def.name, input, {
+        signal: ctx.signal,
+        ...(ctx.background ? { timeoutMs: null } : {}),
+      });
       const saved =
         result.attachments.length > 0
           ? saveAttachments(ctx.sessionResultsDir, ctx.toolCallId, serverName, def.name, result)

@@ -102,15 +102,10 @@ export function toolInputJsonSchema(tool: Tool): Record<string, unknown> {
   const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
   properties.is_wait = {
     type: 'boolean',
-    description:
-      'false: start the call and return at once with a receipt {call_id, status, result_dir}; it runs on in ' +
-      'the background (no time limit unless you give timeout) and ToolControl reads, watches or cancels it.',
+    description: 'false: run in the background, answer a receipt at once (see ToolControl).',
   };
   if (tool.background === 'runner' && !('timeout' in properties)) {
-    properties.timeout = {
-      type: 'number',
-      description: 'Seconds before a background call is stopped (default: no limit).',
-    };
+    properties.timeout = { type: 'number', description: 'Seconds before a background call is stopped.' };
   }
   return { ...schema, type: 'object', properties };
 }

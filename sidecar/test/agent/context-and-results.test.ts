@@ -28,7 +28,11 @@ describe('what the model is told', () => {
     const session = await h.api<{ id: string }>('POST', '/api/sessions', { title: 'chat' });
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(session.body.id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
+      'AskUserQuestion',
+      'Context',
+      'ToolControl',
+    ]);
   });
 
   it('thinking, when the config turns it on, is requested and streamed as thinking.delta', async () => {
@@ -123,7 +127,9 @@ describe('tool results', () => {
       expect(output).toContain('PATH=');
       expect(output).not.toContain(h.server.token);
       expect(output).not.toContain(TEST_KEY);
-      expect(output).not.toContain('CAIRN_');
+      // Of Cairn's variables, only the way back to its tools: this call's endpoint and token.
+      const names = [...output.matchAll(/(CAIRN_[A-Z_]+)=/g)].map((m) => m[1]).sort();
+      expect(names).toEqual(['CAIRN_TOOL_ENDPOINT', 'CAIRN_TOOL_TOKEN']);
       expect(output).not.toContain('backend-token-abcdefgh');
     }
   });
@@ -241,6 +247,10 @@ describe('conversation-only deployments', () => {
     const session = await h.api<{ id: string }>('POST', '/api/sessions', {});
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(session.body.id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
+      'AskUserQuestion',
+      'Context',
+      'ToolControl',
+    ]);
   });
 });

@@ -186,7 +186,13 @@ describe.skipIf(process.platform === 'win32')('the process record of a running c
     for (const callDir of callDirs) {
       expect(
         fs.readdirSync(path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', callDir)).sort(),
-      ).toEqual(['result.txt', 'status.json']);
+      ).toEqual(expect.arrayContaining(['result.txt', 'status.json']));
+      // No process record is left: only the result, the status and output pieces.
+      expect(
+        fs
+          .readdirSync(path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', callDir))
+          .filter((name) => !/^(\d{4,}\.txt|result\.txt|status\.json)$/.test(name)),
+      ).toEqual([]);
     }
   });
 });

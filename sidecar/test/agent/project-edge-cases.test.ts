@@ -33,6 +33,10 @@ describe('sessions whose project is gone or not allowed', () => {
     const system = systemText(h.model.requests[0]!.body);
     expect(system).not.toContain(h.projectDir);
     expect(system).not.toContain('Secret project rules.');
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
+      'AskUserQuestion',
+      'Context',
+      'ToolControl',
+    ]);
   });
 });

@@ -35,7 +35,7 @@ describe('cairn run, conversation-only', { timeout: 120_000 }, () => {
       `cairn: Conversation-only (CAIRN_CONVERSATION_ONLY): ${workspace} is not opened`,
     );
     const first = model.requests[0]!.body;
-    expect(first.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+    expect(first.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context', 'ToolControl']);
     expect(String(first.system)).not.toContain(workspace);
     expect(JSON.stringify(model.requests[1]!.body.messages.at(-1))).toContain('There is no tool named Bash');
   });
@@ -71,7 +71,11 @@ describe('cairn run, conversation-only', { timeout: 120_000 }, () => {
       expect(result.code).toBe(0);
       expect(jsonLines(result.stdout).at(-1)?.type).toBe('turn.completed');
       expect(result.stderr).toContain('cairn: The server runs conversation-only');
-      expect(model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+      expect(model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
+        'AskUserQuestion',
+        'Context',
+        'ToolControl',
+      ]);
     } finally {
       serve.proc.child.kill('SIGTERM');
       await serve.proc.exited;

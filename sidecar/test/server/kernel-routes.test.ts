@@ -408,6 +408,10 @@ describe('kernel lifecycle', () => {
     }
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(id, 'hi')).id);
-    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context']);
+    expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
+      'AskUserQuestion',
+      'Context',
+      'ToolControl',
+    ]);
   });
 });

@@ -4,11 +4,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/secrets/known-secrets';
 import { bashTool } from '../../src/tools/builtin/bash';
 import { execTool } from '../../src/tools/builtin/exec';
+import { timeoutSeconds } from '../../src/tools/builtin/process-result';
 import { readTool } from '../../src/tools/builtin/read';
 import { ToolError } from '../../src/tools/tool';
 import { isProcessGone, makeContext, makeTempDir, removeDir, runTool, waitFor } from './tool-context';
 
 // Bash needs Git Bash on Windows; these tests use POSIX commands.
+describe('time limits of Bash and Exec', () => {
+  it('default to 120 s and cap at 600 s for a waited call; a background call has none unless given', () => {
+    expect(timeoutSeconds(undefined)).toBe(120);
+    expect(timeoutSeconds(30)).toBe(30);
+    expect(timeoutSeconds(5000)).toBe(600);
+    expect(timeoutSeconds(undefined, true)).toBeNull();
+    expect(timeoutSeconds(5000, true)).toBe(5000);
+    expect(timeoutSeconds(-1, true)).toBeNull();
+  });
+});
+
 describe.skipIf(process.platform === 'win32')('Bash', () => {
   let root: string;
   beforeEach(async () => {
@@ -39,7 +51,7 @@ describe.skipIf(process.platform === 'win32')('Bash', () => {
       { command: 'echo partial; exit 3' },
       makeContext({ projectRoot: root }),
     );
-    expect(result).toEqual({ content: 'partial\n[exit code 3]', isError: true });
+    expect(result).toEqual({ content: 'partial\n[exit code 3]', isError: true, exitCode: 3, meta: {} });
   });
 
   it('says so when there is no output', async () => {
@@ -157,7 +169,7 @@ describe('Exec', () => {
       { program: process.execPath, args: ['-e', 'console.error("bad"); process.exit(2)'] },
       makeContext({ projectRoot: root }),
     );
-    expect(result).toEqual({ content: 'bad\n[exit code 2]', isError: true });
+    expect(result).toEqual({ content: 'bad\n[exit code 2]', isError: true, exitCode: 2, meta: {} });
   });
 
   it('gives a clear error for a program that does not exist', async () => {

@@ -31,8 +31,8 @@ describe('builtinTools', () => {
       }),
     );
     expect(inputs).toEqual({
-      Bash: { fields: ['command', 'timeout'], required: ['command'] },
-      Exec: { fields: ['program', 'args'], required: ['program', 'args'] },
+      Bash: { fields: ['command', 'timeout', 'is_wait'], required: ['command'] },
+      Exec: { fields: ['program', 'args', 'timeout', 'is_wait'], required: ['program', 'args'] },
       Read: { fields: ['path', 'offset', 'limit'], required: ['path'] },
       Write: { fields: ['path', 'content'], required: ['path', 'content'] },
       Edit: {
@@ -56,6 +56,22 @@ describe('builtinTools', () => {
       Glob: [false, true],
       Grep: [false, true],
       AskUserQuestion: [false, false],
+    });
+  });
+
+  it('runs Bash and Exec in the background, and lets their scripts call tools; nothing else', () => {
+    const runtime = Object.fromEntries(
+      builtinTools().map((t) => [t.name, [t.background ?? null, t.scripts ?? false]]),
+    );
+    expect(runtime).toEqual({
+      Bash: ['tool', true],
+      Exec: ['tool', true],
+      Read: [null, false],
+      Write: [null, false],
+      Edit: [null, false],
+      Glob: [null, false],
+      Grep: [null, false],
+      AskUserQuestion: [null, false],
     });
   });
 

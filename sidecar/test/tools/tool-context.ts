@@ -6,6 +6,8 @@ import type { Tool, ToolContext, ToolResult } from '../../src/tools/tool';
 
 export interface TestContext extends ToolContext {
   outputs: { stream: 'stdout' | 'stderr'; text: string }[];
+  /** What went to the call's output pieces (onOutput's text and writePiece's). */
+  pieces: string[];
   questions: { question: string; options: string[] | null }[];
 }
 
@@ -15,6 +17,8 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   /** What `ask` answers. */
   answer?: string;
+  background?: boolean;
+  scriptAccess?: ToolContext['scriptAccess'];
 }
 
 /** A ToolContext that records streamed output and questions. */
@@ -24,11 +28,19 @@ export function makeContext(opts: TestContextOptions): TestContext {
     sessionId: 'session-test',
     toolCallId: 'call-test',
     sessionResultsDir: opts.sessionResultsDir ?? path.join(os.tmpdir(), 'cairn-no-results-dir'),
+    callDir: path.join(opts.sessionResultsDir ?? path.join(os.tmpdir(), 'cairn-no-results-dir'), 'call-test'),
     signal: opts.signal ?? new AbortController().signal,
+    background: opts.background ?? false,
+    scriptAccess: opts.scriptAccess ?? null,
     outputs: [],
+    pieces: [],
     questions: [],
     onOutput(stream, text) {
       ctx.outputs.push({ stream, text });
+      ctx.pieces.push(text);
+    },
+    writePiece(text) {
+      ctx.pieces.push(text);
     },
     async ask(question, options) {
       ctx.questions.push({ question, options });

@@ -28,7 +28,11 @@ export function writeCairnShim(binDir: string): void {
 
 function shimCommand(): string[] {
   if (process.versions.electron) {
-    return [process.platform === 'win32' ? 'python' : 'python3', path.join(pythonClientDir(), 'cairn_tools.py'), 'cli'];
+    return [
+      process.platform === 'win32' ? 'python' : 'python3',
+      path.join(pythonClientDir(), 'cairn_tools.py'),
+      'cli',
+    ];
   }
   const bundled = typeof __CAIRN_BUNDLE__ !== 'undefined' && __CAIRN_BUNDLE__;
   const entry = bundled

@@ -29,9 +29,7 @@ export interface CallStatus {
  * lookup is confined to one session, so a script or a model never reaches another session's calls.
  */
 export class CallInspector {
-  constructor(
-    private readonly deps: { store: Store; files: ToolCallFiles; runner: ToolCallRunner },
-  ) {}
+  constructor(private readonly deps: { store: Store; files: ToolCallFiles; runner: ToolCallRunner }) {}
 
   call(sessionId: string, callId: string): ToolCall {
     const call = this.deps.store.toolCalls.get(callId);

@@ -43,7 +43,10 @@ export function planCall(tool: Tool, raw: unknown): CallPlan {
     const { timeout, ...withoutTimeout } = rest;
     plan.input = withoutTimeout;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
-      return { ...plan, error: `"timeout" must be a positive number of seconds, not ${JSON.stringify(timeout)}.` };
+      return {
+        ...plan,
+        error: `"timeout" must be a positive number of seconds, not ${JSON.stringify(timeout)}.`,
+      };
     }
     plan.timeoutMs = Math.round(timeout * 1000);
   }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ScriptAccess } from '../tool';
-import type { ScriptEndpoint } from './script-endpoint';
 import { writeCairnShim } from './cairn-shim';
 import { pythonClientDir } from './runtime-assets';
+import type { ScriptEndpoint } from './script-endpoint';
 
 /**
  * Gives a call's processes the way back to the runtime: the endpoint, the call's token, `cairn_tools` on

@@ -81,7 +81,11 @@ export class ScriptRpc {
           );
         }
         default:
-          return refusal(404, 'not_found', `Unknown operation "${message.op}": call, status, output or cancel.`);
+          return refusal(
+            404,
+            'not_found',
+            `Unknown operation "${message.op}": call, status, output or cancel.`,
+          );
       }
     } catch (error) {
       // A bad request or an unknown call is a reply the script can read, not a transport failure.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LoadedTool, ToolCall } from '../../protocol';
 import type { Store } from '../../store/store';
-import { ToolError, type Tool } from '../tool';
+import { type Tool, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
 import type { ToolScope, ToolSource } from '../tool-source';
 import type { CallOutcome, ToolCallRunner } from './tool-call-runner';
@@ -155,7 +155,9 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     }
     if (this.taken(name)) {
       void handle.stop();
-      throw new ToolError(`A tool named ${name} exists already in this session; give the new one another name.`);
+      throw new ToolError(
+        `A tool named ${name} exists already in this session; give the new one another name.`,
+      );
     }
     this.loaded.set(name, handle);
     handle.onChange((info) => this.deps.onLoadedChange(info));

@@ -5,8 +5,8 @@ import type { Store } from '../../store/store';
 import { describeProcess, removeProcessRecord, writeProcessRecord } from '../process-record';
 import { type ScriptAccess, type Tool, type ToolContext, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
-import { type CallPlan, planCall } from './call-plan';
 import { PieceWriter } from './call-pieces';
+import { type CallPlan, planCall } from './call-plan';
 import { describeInput } from './describe-input';
 import { CallStop, type RunningCall, RunningCalls, type StopKind } from './running-calls';
 import type { ScriptTokens } from './script-tokens';
@@ -123,7 +123,11 @@ export class ToolCallRunner {
       const content = tool
         ? `Invalid input for ${tool.name}: ${plan!.error}`
         : `There is no tool named ${request.name}. Tools: ${names}.`;
-      return this.finish(call, { status: 'failed', isError: true, content, exitCode: null, meta: {} }, started);
+      return this.finish(
+        call,
+        { status: 'failed', isError: true, content, exitCode: null, meta: {} },
+        started,
+      );
     }
 
     const controller = new AbortController();
@@ -191,9 +195,7 @@ export class ToolCallRunner {
     const descendants = this.running.descendantsOf(callId);
     for (const child of descendants) {
       this.deps.tokens.revoke(child.id);
-      child.controller.abort(
-        new CallStop('parent', `Cancelled with the call that started it (${callId}).`),
-      );
+      child.controller.abort(new CallStop('parent', `Cancelled with the call that started it (${callId}).`));
     }
     this.deps.tokens.revoke(callId);
     call.controller.abort(new CallStop(kind, message ?? stopMessage(kind)));
@@ -275,7 +277,8 @@ export class ToolCallRunner {
       if (plan.timeoutMs !== null) {
         const seconds = plan.timeoutMs / 1000;
         timer = setTimeout(
-          () => controller.abort(new CallStop('timeout', `Timed out after ${seconds} s; the call was stopped.`)),
+          () =>
+            controller.abort(new CallStop('timeout', `Timed out after ${seconds} s; the call was stopped.`)),
           plan.timeoutMs,
         );
       }

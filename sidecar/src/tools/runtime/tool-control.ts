@@ -6,14 +6,9 @@ import { GUIDE_TOPICS, toolGuide } from './tool-guide';
 
 const inputSchema = z.object({
   action: z.enum(['status', 'output', 'cancel', 'list', 'guide']),
-  call_id: z.string().min(1).optional().describe('The call (status, output, cancel): a receipt\'s call_id.'),
-  after: z
-    .number()
-    .int()
-    .min(-1)
-    .optional()
-    .describe('output: the pieces after this number (next_after of the last read); omit for the newest text.'),
-  topic: z.string().optional().describe(`guide: one of ${GUIDE_TOPICS.join(', ')}; omit for the overview.`),
+  call_id: z.string().min(1).optional(),
+  after: z.number().int().min(-1).optional().describe('output: a piece number (next_after).'),
+  topic: z.string().optional().describe(GUIDE_TOPICS.join(', ')),
 });
 
 /** What ToolControl needs of the session's runtime besides its calls: the tools loaded into it. */
@@ -31,12 +26,10 @@ export function toolControlTool(port: ToolControlPort): Tool<typeof inputSchema>
   return defineTool({
     name: 'ToolControl',
     description: [
-      'Watch and control tool calls, above all those started with "is_wait": false. {"action": A, ...}:',
-      '- status {"call_id"}: status, timings, exit code, meta.',
-      '- output {"call_id", "after"?}: the newest output text, or the pieces after a piece number (go on with next_after).',
-      '- cancel {"call_id"}: stop it (a Bash or Exec with its whole process tree, and every call its script started).',
-      "- list: this session's running and recent background calls, and the tools loaded with LoadTool.",
-      '- guide {"topic"?}: how scripts you write call these tools (cairn_tools in Python, `cairn tool` in shell).',
+      'Background calls ("is_wait": false) and scripts. action:',
+      'status {call_id}: status, timings, exit code; output {call_id, after?}: newest text, or the pieces after one;',
+      'cancel {call_id}: stop it, its process tree and calls its script made; list: background calls, loaded tools;',
+      'guide {topic?}: how your scripts call these tools (Python cairn_tools, shell `cairn tool`).',
     ].join('\n'),
     inputSchema,
     sideEffects: false,
@@ -45,7 +38,8 @@ export function toolControlTool(port: ToolControlPort): Tool<typeof inputSchema>
       const { inspector } = port;
       const answer = (value: unknown) => ({ content: JSON.stringify(value, null, 1) });
       const callId = (): string => {
-        if (!input.call_id) throw new ToolError(`ToolControl ${input.action} needs "call_id" (a receipt's call_id).`);
+        if (!input.call_id)
+          throw new ToolError(`ToolControl ${input.action} needs "call_id" (a receipt's call_id).`);
         return input.call_id;
       };
       switch (input.action) {
@@ -60,7 +54,9 @@ export function toolControlTool(port: ToolControlPort): Tool<typeof inputSchema>
           return answer({
             call_id: call.id,
             status: call.status,
-            ...(cancelled ? {} : { note: `The call had already ended (${call.status}); nothing was stopped.` }),
+            ...(cancelled
+              ? {}
+              : { note: `The call had already ended (${call.status}); nothing was stopped.` }),
           });
         }
         case 'list':
@@ -70,7 +66,8 @@ export function toolControlTool(port: ToolControlPort): Tool<typeof inputSchema>
               name: t.name,
               methods: t.methods.map((m) => `${m.name} (${m.kind})`),
               language: t.language,
-              runs_in: t.mode === 'local' ? 'the sidecar' : `a worker process${t.pid ? ` (pid ${t.pid})` : ''}`,
+              runs_in:
+                t.mode === 'local' ? 'the sidecar' : `a worker process${t.pid ? ` (pid ${t.pid})` : ''}`,
               state: t.state,
               ...(t.error ? { error: t.error } : {}),
             })),

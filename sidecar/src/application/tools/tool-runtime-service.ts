@@ -1,0 +1,159 @@
+import path from 'node:path';
+import type { QuestionBroker } from '../../agent/question-broker';
+import { notFound } from '../../errors';
+import type { Logger } from '../../log/logger';
+import type { ToolCall, ToolCallOutput, ToolCallOutputQuery, ToolRuntimeInfo } from '../../protocol';
+import type { Store } from '../../store/store';
+import { CallInspector } from '../../tools/runtime/call-inspector';
+import { ScriptAccessProvider } from '../../tools/runtime/script-access';
+import { ScriptEndpoint } from '../../tools/runtime/script-endpoint';
+import { ScriptRpc } from '../../tools/runtime/script-rpc';
+import { ScriptTokens } from '../../tools/runtime/script-tokens';
+import { type LoadedToolRegistry, SessionToolRuntime } from '../../tools/runtime/session-tool-runtime';
+import { ToolCallRunner } from '../../tools/runtime/tool-call-runner';
+import { toolControlTool } from '../../tools/runtime/tool-control';
+import type { Tool } from '../../tools/tool';
+import type { ToolCallFiles } from '../../tools/tool-call-files';
+import type { ToolSource } from '../../tools/tool-source';
+import type { SessionResource } from '../sessions/session-resources';
+
+export interface ToolRuntimeServiceDeps {
+  store: Store;
+  files: ToolCallFiles;
+  broker: QuestionBroker;
+  logger: Logger;
+  dataDir: string;
+  /** The tools a turn gets from elsewhere: built-in, context, kernels, MCP. */
+  sources: ToolSource;
+  /** More tools of the runtime's own for a session (LoadTool), given its registry of loaded tools. */
+  loadTool?: (registry: LoadedToolRegistry) => Tool;
+}
+
+/**
+ * The tool runtime of every session, owned here and borrowed by the agent loop: one runner for the calls
+ * of the model and of scripts, one script endpoint for the whole process, and per session its tools,
+ * loaded tools and background calls. Deleting a session stops its calls and workers; stopping Cairn, all.
+ */
+export class ToolRuntimeService implements SessionResource {
+  readonly runner: ToolCallRunner;
+  readonly inspector: CallInspector;
+  private readonly endpoint: ScriptEndpoint;
+  private readonly sessions = new Map<string, SessionToolRuntime>();
+  private closed = false;
+
+  constructor(private readonly deps: ToolRuntimeServiceDeps) {
+    const tokens = new ScriptTokens();
+    let rpc: ScriptRpc | null = null;
+    this.endpoint = new ScriptEndpoint((message) => rpc!.handle(message));
+    const access = new ScriptAccessProvider(this.endpoint, path.join(deps.dataDir, 'bin'));
+    this.runner = new ToolCallRunner({
+      store: deps.store,
+      files: deps.files,
+      questions: deps.broker,
+      tokens,
+      scriptAccess: async (token) => {
+        if (this.closed) return null;
+        try {
+          return await access.access(token);
+        } catch (error) {
+          deps.logger.warn('the script endpoint is not available', { error });
+          return null;
+        }
+      },
+      logger: deps.logger,
+      onEnded: (call) => this.sessions.get(call.session_id)?.callEnded(call),
+    });
+    this.inspector = new CallInspector({ store: deps.store, files: deps.files, runner: this.runner });
+    rpc = new ScriptRpc({
+      store: deps.store,
+      tokens,
+      inspector: this.inspector,
+      runtime: (sessionId) => this.sessions.get(sessionId) ?? null,
+    });
+  }
+
+  /** The session's runtime, made on first use. */
+  session(sessionId: string): SessionToolRuntime {
+    const existing = this.sessions.get(sessionId);
+    if (existing) return existing;
+    const { store, files } = this.deps;
+    const runtime = new SessionToolRuntime({
+      sessionId,
+      store,
+      files,
+      runner: this.runner,
+      sources: this.deps.sources,
+      ownTools: (registry) => [
+        toolControlTool({
+          inspector: this.inspector,
+          loadedTools: (id) => this.sessions.get(id)?.loadedTools() ?? [],
+        }),
+        ...(this.deps.loadTool ? [this.deps.loadTool(registry)] : []),
+      ],
+      onLoadedChange: (tool) => store.events.append(sessionId, { type: 'tool.loaded', turn_id: null, tool }),
+    });
+    this.sessions.set(sessionId, runtime);
+    return runtime;
+  }
+
+  /** The address a local kernel is given at its start (the token comes with each agent cell). */
+  scriptEndpoint(): Promise<string> {
+    return this.endpoint.endpoint();
+  }
+
+  /** The session's background calls and loaded tools, for the UI. */
+  info(sessionId: string): ToolRuntimeInfo {
+    this.requireSession(sessionId);
+    return {
+      calls: this.inspector.list(sessionId),
+      loaded_tools: this.sessions.get(sessionId)?.loadedTools() ?? [],
+    };
+  }
+
+  output(callId: string, query: ToolCallOutputQuery): ToolCallOutput {
+    const call = this.requireCall(callId);
+    return this.inspector.output(call.session_id, call.id, query.after);
+  }
+
+  /** The user's cancel: the call (with what its scripts started) stops; an ended call is left as it is. */
+  async cancel(callId: string): Promise<ToolCall> {
+    const call = this.requireCall(callId);
+    return (await this.inspector.cancel(call.session_id, call.id)).call;
+  }
+
+  /** The running background calls of a session, e.g. for `cairn run` to cancel as it exits. */
+  runningBackground(sessionId: string): ToolCall[] {
+    return this.runner.running
+      .inSession(sessionId)
+      .filter((c) => c.background)
+      .map((c) => this.deps.store.toolCalls.get(c.id))
+      .filter((c): c is ToolCall => c !== null);
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    const runtime = this.sessions.get(sessionId);
+    this.sessions.delete(sessionId);
+    await runtime?.close('session_closed');
+    await this.runner.stopAll(sessionId, 'session_closed');
+  }
+
+  /** Cairn stops: every call is stopped (marked interrupted), every worker ended, the endpoint closed. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    const runtimes = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(runtimes.map((r) => r.close('shutdown')));
+    await this.runner.stopAll(null, 'shutdown');
+    await this.endpoint.close();
+  }
+
+  private requireSession(sessionId: string): void {
+    if (!this.deps.store.sessions.get(sessionId)) throw notFound('Session', sessionId);
+  }
+
+  private requireCall(callId: string): ToolCall {
+    const call = this.deps.store.toolCalls.get(callId);
+    if (!call) throw notFound('Tool call', callId);
+    return call;
+  }
+}
