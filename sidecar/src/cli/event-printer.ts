@@ -14,6 +14,8 @@ export class EventPrinter {
   private midLine = false;
   private source: string | null = null;
   private errMidLine = false;
+  /** Background calls seen starting, by id, until they end. */
+  private readonly background = new Map<string, string>();
 
   constructor(
     private readonly json: boolean,
@@ -40,12 +42,27 @@ export class EventPrinter {
       case 'kernel.died':
         this.printKernel(event);
         return;
-      case 'tool.started':
-        this.note(`▸ ${event.name} ${summarize(event.input)}`);
+      case 'tool.started': {
+        if (event.background) this.background.set(event.tool_call_id, event.name);
+        const from = event.parent_tool_call_id ? ` (from the script of ${event.parent_tool_call_id})` : '';
+        const where = event.background ? ` — in the background as ${event.tool_call_id}` : '';
+        this.note(`▸ ${event.name} ${summarize(event.input)}${from}${where}`);
         return;
-      case 'tool.finished':
-        this.note(`  ${event.status} in ${event.duration_ms} ms`);
+      }
+      case 'tool.finished': {
+        const name = this.background.get(event.tool_call_id);
+        const code = event.exit_code !== null ? `, exit code ${event.exit_code}` : '';
+        // A background call ends after its receipt, among other output: say which one it was.
+        if (name !== undefined && event.status !== 'running') {
+          this.background.delete(event.tool_call_id);
+          this.note(
+            `◂ background ${name} ${event.tool_call_id} ${event.status} after ${event.duration_ms} ms${code}`,
+          );
+          return;
+        }
+        this.note(`  ${event.status} in ${event.duration_ms} ms${code}`);
         return;
+      }
       case 'llm.continuation':
         this.note(`(output limit reached: continuing, ${event.attempt}/${event.max_attempts})`);
         return;

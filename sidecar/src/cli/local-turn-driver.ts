@@ -98,7 +98,19 @@ export class LocalTurnDriver implements TurnDriver {
     if (this.core && this.turnId) await this.core.services.turns.cancel(this.turnId);
   }
 
+  /** Ends the run: background calls still running are cancelled (nothing would watch them), and said so. */
   async close(): Promise<void> {
+    if (this.core && this.sessionId) {
+      const { toolRuntime } = this.core.services;
+      const running = toolRuntime.runningBackground(this.sessionId);
+      if (running.length > 0) {
+        const list = running.map((c) => `${c.id} (${c.name})`).join(', ');
+        this.options.notice(
+          `cancelling ${running.length} background call${running.length === 1 ? '' : 's'} still running as cairn run exits: ${list}`,
+        );
+        await Promise.all(running.map((c) => toolRuntime.cancel(c.id)));
+      }
+    }
     await this.core?.close();
     this.core = null;
   }

@@ -1,9 +1,7 @@
 import { VERSION } from '../config/version';
 import { CairnError } from '../errors';
-import { configCommand } from './config-command';
 import { prepareProcess } from './process-setup';
-import { runCommand } from './run-command';
-import { type HttpFrontDoor, serveCommand } from './serve-command';
+import type { HttpFrontDoor } from './serve-command';
 import { describeError, EXIT, USAGE, UsageError } from './usage';
 
 /** What the command line opens besides itself: the HTTP server of `cairn serve`. */
@@ -11,18 +9,23 @@ export interface FrontDoors {
   http: HttpFrontDoor;
 }
 
-/** The `cairn` command line; returns the exit code. */
+/**
+ * The `cairn` command line; returns the exit code. Each command is loaded when it runs: `cairn tool`,
+ * which scripts run once per tool call, starts without loading the agent, the server or the database.
+ */
 export async function main(argv: string[], doors: FrontDoors): Promise<number> {
   const [command, ...rest] = argv;
   prepareProcess();
   try {
     switch (command) {
       case 'serve':
-        return await serveCommand(rest, doors.http);
+        return await (await import('./serve-command')).serveCommand(rest, doors.http);
       case 'run':
-        return await runCommand(rest);
+        return await (await import('./run-command')).runCommand(rest);
       case 'config':
-        return await configCommand(rest);
+        return await (await import('./config-command')).configCommand(rest);
+      case 'tool':
+        return await (await import('./tool-command')).toolCommand(rest);
       case '--version':
       case '-v':
         process.stdout.write(`cairn ${VERSION}\n`);

@@ -171,6 +171,42 @@ describe('background calls', () => {
     expect(call.body.result).toContain('cancelled');
   });
 
+  it('is stopped with its session, and marked interrupted when Cairn stops', async () => {
+    const start = async (sessionId: string, pidFile: string) => {
+      h.model.enqueue(
+        {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: { command: `sleep 300 & echo $! > ${pidFile}; wait`, is_wait: false },
+            },
+          ],
+        },
+        { content: [{ type: 'text', text: 'started' }] },
+      );
+      await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
+      await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
+      return {
+        callId: receiptOf(h.model.requests.at(-1)!).call_id,
+        pid: Number(fs.readFileSync(pidFile, 'utf8')),
+      };
+    };
+    const deleted = await h.newSession();
+    const one = await start(deleted.sessionId, path.join(h.projectDir, 'one.pid'));
+    const kept = await h.newSession();
+    const two = await start(kept.sessionId, path.join(h.projectDir, 'two.pid'));
+    expect((await h.api('DELETE', `/api/sessions/${deleted.sessionId}`)).status).toBe(204);
+    expect(isAlive(one.pid)).toBe(false);
+    expect(isAlive(two.pid)).toBe(true);
+
+    await h.restart();
+    expect(isAlive(two.pid)).toBe(false);
+    const call = await h.api<ToolCall & { result: string }>('GET', `/api/tool-calls/${two.callId}`);
+    expect(call.body.status).toBe('interrupted');
+    expect(call.body.result).toContain('Cairn stopped while this call ran');
+  });
+
   it('refuses is_wait false for a tool that answers at once, and a wrong is_wait', async () => {
     const { sessionId } = await h.newSession();
     h.model.enqueue(

@@ -128,6 +128,47 @@ describe.skipIf(process.platform !== 'linux')('processes left by a crash', { tim
     expect((await second.proc.result()).code).toBe(0);
   });
 
+  it('marks a background call a SIGKILLed serve left running interrupted, and stops its processes', async () => {
+    const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
+    const first = await startServe(dataDir, env);
+    const sessionId = await newSession(first);
+    model.enqueue(
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: SLEEP_COMMAND, is_wait: false } }] },
+      { content: [{ type: 'text', text: 'It runs in the background.' }] },
+    );
+    const turnRes = await first.api<Turn>('POST', `/api/sessions/${sessionId}/turns`, {
+      prompt: 'start it in the background',
+      request_id: 'req-background',
+    });
+    const started = await toolStarted(first, sessionId);
+    const sleepPid = await waitForPidFile(path.join(workspace, 'sleep.pid'));
+    strays.push(sleepPid);
+    // The turn ended; the call still runs.
+    await vi.waitFor(
+      async () => {
+        const turn = await first.api<Turn>('GET', `/api/turns/${turnRes.body.id}`);
+        if (turn.body.status !== 'completed') throw new Error(`turn ${turn.body.status}`);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    const record = readProcessRecord(recordPath(dataDir, sessionId, started.tool_call_id));
+    if (record === null || record === 'invalid') throw new Error('no process record');
+    strays.push(record.pid);
+
+    first.proc.child.kill('SIGKILL');
+    await first.proc.result();
+    expect(isProcessGone(sleepPid)).toBe(false);
+    const second = await startServe(dataDir, env);
+    await waitFor(() => isProcessGone(sleepPid) && isProcessGone(record.pid));
+    const call = await second.api<ToolCallWithResult>('GET', `/api/tool-calls/${started.tool_call_id}`);
+    expect(call.body).toMatchObject({ status: 'interrupted', background: true });
+    expect(call.body.result).toContain('were stopped');
+    // Its turn had ended well before: it stays completed.
+    expect((await second.api<Turn>('GET', `/api/turns/${turnRes.body.id}`)).body.status).toBe('completed');
+    second.proc.child.kill('SIGTERM');
+    expect((await second.proc.result()).code).toBe(0);
+  });
+
   it('leaves alone a process whose record no longer matches, and says so', async () => {
     const env = testEnv(model, { CAIRN_TOKEN: TOKEN });
     const { first, sessionId, started, sleepPid } = await sleepingServe(env, 'req-mismatch');
