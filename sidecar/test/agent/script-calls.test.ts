@@ -86,6 +86,26 @@ describe('scripts that call tools', () => {
     expect((await callsOf(sessionId)).find((c) => c.name === 'Write')?.status).toBe('denied');
   });
 
+  it('reaches the runtime over its Unix socket too', async () => {
+    const { sessionId } = await h.newSession();
+    const { unix } = await h.server.core.services.toolRuntime.scriptEndpoints();
+    h.model.enqueue(
+      {
+        content: [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: `CAIRN_TOOL_ENDPOINT='${unix}' cairn tool call Glob --json '{"pattern": "*.none"}'` },
+          },
+        ],
+      },
+      { content: [{ type: 'text', text: 'done' }] },
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'unix')).id);
+    const printed = lastToolResults(h.model.requests.at(-1)!)[0]!.content;
+    expect(JSON.parse(printed.trim())).toMatchObject({ status: 'completed', is_error: false });
+  });
+
   it('refuses a token once its call has ended', async () => {
     const { sessionId } = await h.newSession();
     const stolen = path.join(h.projectDir, 'stolen.env');

@@ -101,6 +101,11 @@ export class ToolRuntimeService implements SessionResource {
     return this.endpoint.endpoint();
   }
 
+  /** Both addresses scripts may use: loopback TCP, and the Unix socket (null on Windows). */
+  async scriptEndpoints(): Promise<{ tcp: string; unix: string | null }> {
+    return { tcp: await this.endpoint.endpoint(), unix: await this.endpoint.unixEndpoint() };
+  }
+
   /** The session's background calls and loaded tools, for the UI. */
   info(sessionId: string): ToolRuntimeInfo {
     this.requireSession(sessionId);
