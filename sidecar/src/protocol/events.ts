@@ -56,7 +56,7 @@ export const ToolStartedEvent = z.object({
   /** Started with `is_wait` false (or a stream method): it runs on in the background after its receipt. */
   background: z.boolean().default(false),
 });
-/** A call that waited for approval now runs (or the model's call that runs in the background has its receipt). */
+/** A call that waited for the user's approval now runs. */
 export const ToolRunningEvent = z.object({
   ...base,
   type: z.literal('tool.running'),

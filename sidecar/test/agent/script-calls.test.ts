@@ -95,7 +95,9 @@ describe('scripts that call tools', () => {
           {
             type: 'tool_use',
             name: 'Bash',
-            input: { command: `CAIRN_TOOL_ENDPOINT='${unix}' cairn tool call Glob --json '{"pattern": "*.none"}'` },
+            input: {
+              command: `CAIRN_TOOL_ENDPOINT='${unix}' cairn tool call Glob --json '{"pattern": "*.none"}'`,
+            },
           },
         ],
       },

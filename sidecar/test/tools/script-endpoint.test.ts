@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_MESSAGE_LIMIT } from '../../src/protocol';
 import { PieceWriter, pieceFileName, readPieces } from '../../src/tools/runtime/call-pieces';
-import { type ScriptMessage, ScriptEndpoint } from '../../src/tools/runtime/script-endpoint';
+import { ScriptEndpoint, type ScriptMessage } from '../../src/tools/runtime/script-endpoint';
 import { makeTempDir, removeDir } from './tool-context';
 
 /** The script endpoint's byte channel: its two listeners, its limits, what reaches the handler. */
@@ -78,7 +78,11 @@ describe('output pieces', () => {
       expect(read.pieces.map((p) => p.number)).toEqual([9999, 10000, 10001]);
       expect(read.missing).toBe(0);
       expect(readPieces(dir, 100).missing).toBe(9897); // 101…9997 are gone
-      expect(readPieces(dir).pieces.map((p) => p.text).join('')).toBe('<9998><9999><10000><10001>');
+      expect(
+        readPieces(dir)
+          .pieces.map((p) => p.text)
+          .join(''),
+      ).toBe('<9998><9999><10000><10001>');
     } finally {
       await removeDir(dir);
     }
