@@ -9,6 +9,7 @@ import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
+import { benchToolRuntime, type ToolRuntimeBenchOptions } from './bench/tool-runtime';
 import { benchTurnPage } from './bench/turn-page';
 import { printTable, type Row, removeDirs } from './bench/util';
 
@@ -26,15 +27,24 @@ const KERNELS: KernelBenchOptions = {
   interrupts: 5,
 };
 const CONTEXT: ContextBenchOptions = { sessionTokens: 200_000, runs: 7, warmup: 2, rounds: 40 };
+const TOOLS: ToolRuntimeBenchOptions = { calls: 1000, warmup: 50 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
-  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f).
+  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
+    tools: async () => {
+      const model = await startModelServer();
+      try {
+        return await benchToolRuntime(model, TOOLS, log);
+      } finally {
+        await model.close();
+      }
+    },
   };
   const only = process.env.BENCH_ONLY;
   if (only) {
@@ -98,6 +108,9 @@ async function main(): Promise<void> {
 
     log('(f) context');
     rows.push(...(await benchContext(CONTEXT, log)));
+
+    log('(g) tool runtime');
+    rows.push(...(await benchToolRuntime(model, TOOLS, log)));
   } finally {
     await model.close();
     removeDirs();

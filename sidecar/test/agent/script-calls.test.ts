@@ -147,6 +147,26 @@ describe('scripts that call tools', () => {
     expect(withApiToken.status).toBe(401);
   });
 
+  it('a script may cancel the very call that runs it through ToolControl, without waiting on itself', async () => {
+    const { sessionId } = await h.newSession();
+    const idFile = path.join(h.projectDir, 'own.id');
+    const command =
+      `while [ ! -s ${idFile} ]; do sleep 0.05; done; ` +
+      `cairn tool call ToolControl --json "{\\"action\\": \\"cancel\\", \\"call_id\\": \\"$(cat ${idFile})\\"}"; sleep 300`;
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command, is_wait: false } }] },
+      { content: [{ type: 'text', text: 'started' }] },
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'self-cancel')).id);
+    const { call_id: callId } = receiptOf(h.model.requests.at(-1)!);
+    fs.writeFileSync(idFile, callId);
+    await h.waitForEvent(sessionId, (e) => e.type === 'tool.finished' && e.tool_call_id === callId);
+    const calls = await callsOf(sessionId);
+    expect(calls.find((c) => c.id === callId)?.status).toBe('cancelled');
+    expect(calls.find((c) => c.name === 'ToolControl')).toMatchObject({ parent_tool_call_id: callId });
+    await waitUntil(async () => (await callsOf(sessionId)).every((c) => c.status !== 'running'));
+  });
+
   it('cancelling a background Bash stops its tree, revokes its token and cancels the calls its script started', async () => {
     const { sessionId } = await h.newSession();
     const stolen = path.join(h.projectDir, 'parent.env');

@@ -78,11 +78,26 @@ export class CallInspector {
 
   /**
    * Cancels a running call of the session with every call its scripts started, and waits until it has
-   * stopped; a call that has ended already is left as it is. Returns the call as it is now.
+   * stopped; a call that has ended already is left as it is. Returns the call as it is now. `signal` is
+   * the asking call's own: a script's ToolControl that cancels its ancestor is itself cancelled by that,
+   * and must not wait for its own end.
    */
-  async cancel(sessionId: string, callId: string): Promise<{ call: ToolCall; cancelled: boolean }> {
+  async cancel(
+    sessionId: string,
+    callId: string,
+    signal?: AbortSignal,
+  ): Promise<{ call: ToolCall; cancelled: boolean }> {
     const call = this.call(sessionId, callId);
-    const cancelled = await this.deps.runner.cancel(call.id);
+    const stopping = this.deps.runner.cancel(call.id);
+    const cancelled = signal
+      ? await Promise.race([
+          stopping,
+          new Promise<boolean>((resolve) => {
+            if (signal.aborted) resolve(true);
+            signal.addEventListener('abort', () => resolve(true), { once: true });
+          }),
+        ])
+      : await stopping;
     return { call: this.deps.store.toolCalls.get(call.id)!, cancelled };
   }
 }

@@ -50,7 +50,7 @@ export function toolControlTool(port: ToolControlPort): Tool<typeof inputSchema>
           return { content: formatOutput(output) };
         }
         case 'cancel': {
-          const { call, cancelled } = await inspector.cancel(ctx.sessionId, callId());
+          const { call, cancelled } = await inspector.cancel(ctx.sessionId, callId(), ctx.signal);
           return answer({
             call_id: call.id,
             status: call.status,
