@@ -128,6 +128,34 @@ describe('background calls', () => {
     expect(rest.body.next_after).toBe(24);
   });
 
+  it('journals the first 2 MiB of output and keeps the rest only in its pieces', async () => {
+    const { sessionId } = await h.newSession();
+    h.model.enqueue(
+      {
+        content: [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: "head -c 3145728 /dev/zero | tr '\\0' y; echo END", is_wait: false },
+          },
+        ],
+      },
+      { content: [{ type: 'text', text: 'started' }] },
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'flood')).id);
+    const { call_id: callId } = receiptOf(h.model.requests.at(-1)!);
+    await finished(sessionId, callId);
+    const journaled = (await h.events(sessionId))
+      .filter((e) => e.type === 'tool.output' && e.tool_call_id === callId)
+      .map((e) => (e as { text: string }).text)
+      .join('');
+    expect(journaled.length).toBeLessThan(2 * 1024 * 1024 + 200_000);
+    expect(journaled).toContain("further output goes only to the call's output pieces");
+    expect(journaled).not.toContain('END');
+    const newest = await h.api<ToolCallOutput>('GET', `/api/tool-calls/${callId}/output`);
+    expect(newest.body.pieces.map((p) => p.text).join('')).toMatch(/yEND\n$/);
+  });
+
   it('outlives a cancelled turn, and ToolControl cancel stops its whole process tree', async () => {
     const { sessionId } = await h.newSession();
     const pidFile = path.join(h.projectDir, 'child.pid');

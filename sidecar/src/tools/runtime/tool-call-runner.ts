@@ -240,6 +240,7 @@ export class ToolCallRunner {
     };
     const detached = request.parentCallId !== null;
     let timer: NodeJS.Timeout | null = null;
+    let journaled = 0;
     try {
       if (needsApproval) {
         const parent = request.parentCallId ? ` (from a script of call ${request.parentCallId})` : '';
@@ -304,12 +305,17 @@ export class ToolCallRunner {
         onOutput: (stream, text) => {
           if (text.length === 0) return;
           writePiece(text);
+          // A server left running in the background may print for days: the journal gets the first
+          // JOURNAL_OUTPUT_CHARS, the pieces (which rotate) everything.
+          if (journaled >= JOURNAL_OUTPUT_CHARS) return;
+          journaled += text.length;
+          const over = journaled >= JOURNAL_OUTPUT_CHARS;
           store.events.append(request.sessionId, {
             type: 'tool.output',
             turn_id: request.turnId,
             tool_call_id: callId,
             stream,
-            text,
+            text: over ? `${text}\n[Cairn: further output goes only to the call's output pieces (ToolControl output).]\n` : text,
           });
         },
         writePiece,
@@ -422,6 +428,8 @@ export class ToolCallRunner {
 
 const PREVIEW_CHARS = 2000;
 const EVENT_PREVIEW_CHARS = 500;
+/** How much of one call's streamed output the journal keeps (its pieces keep the newest, always). */
+export const JOURNAL_OUTPUT_CHARS = 2 * 1024 * 1024;
 
 function failed(content: string): Ended {
   return { status: 'failed', isError: true, content, exitCode: null, meta: {} };
