@@ -132,6 +132,28 @@ describe('the Python kernel driver', () => {
   });
 });
 
+describe('the workers of loaded tools', () => {
+  it('ship as resources outside the archive, where the sidecar looks for them (<resources>/tool-runtime)', () => {
+    const sets = (config.extraResources ?? []) as { from?: string; to?: string; filter?: string[] }[];
+    const workers = sets.find((set) => set.from === 'sidecar/src/tools/runtime/assets');
+    expect(workers?.to).toBe('tool-runtime');
+    // The JavaScript worker imports the core beside it.
+    expect(workers?.filter).toEqual([
+      'cairn-tool-worker.mjs',
+      'tool-worker-core.mjs',
+      'cairn_tool_worker.py',
+    ]);
+    for (const file of workers?.filter ?? []) {
+      expect(fs.existsSync(path.join(ROOT, 'sidecar/src/tools/runtime/assets', file)), file).toBe(true);
+    }
+    const lookup = fs.readFileSync(
+      path.join(ROOT, 'sidecar/src/tools/runtime/loaded/worker-command.ts'),
+      'utf8',
+    );
+    expect(lookup).toContain("path.join(resources, 'tool-runtime', file)");
+  });
+});
+
 describe('the app icon', () => {
   const iconFile = () => path.join(ROOT, config.mac!.icon!);
 

@@ -250,6 +250,12 @@ describe('the checker catches a planted violation of each kind', () => {
       /named at run time/,
     ],
     [
+      'another module chosen at run time in the file that loads tool modules',
+      'sidecar/src/tools/runtime/assets/tool-worker-core.mjs',
+      'const t = await import(module);\nconst u = await import(other);',
+      /loads import\(other\): a module named at run time/,
+    ],
+    [
       'a module chosen at run time in the renderer',
       'renderer/src/x.ts',
       'const screen = await import(/* @vite-ignore */ url);',
@@ -333,6 +339,10 @@ describe('the checker catches a planted violation of each kind', () => {
         'sidecar/bin/cairn.mjs',
         "import { register } from 'tsx/esm/api';\nconst { main } = await import('../src/main.ts');",
       ),
+    ).toEqual([]);
+    // LoadTool imports the project's module, which only the user names.
+    expect(
+      violations('sidecar/src/tools/runtime/assets/tool-worker-core.mjs', 'const e = await import(module);'),
     ).toEqual([]);
     // Tests write programs for child processes as strings; what those load is theirs to choose.
     expect(violations('sidecar/test/store/x.test.ts', 'await import(`${lockModule}`);')).toEqual([]);

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { requireProjectRoot } from '../../path-guard';
+import { defineTool, type Tool } from '../../tool';
+import type { LoadedToolHandle } from './loaded-tool-handle';
+import { DEFAULT_FACTORY, type ToolLoader } from './tool-loader';
+
+/** A session's loaded tools, as LoadTool needs them. */
+export interface LoadedToolRegistry {
+  /** Whether a tool of this name is already offered (a crashed loaded tool's name should count as free). */
+  taken(name: string): boolean;
+  /** Adds the tool to the session's tools from its next request; the registry stops it when it goes. */
+  register(handle: LoadedToolHandle): void;
+}
+
+const inputSchema = z.object({
+  path: z
+    .string()
+    .min(1, 'path is required')
+    .describe('The module, relative to the project folder: a .js/.mjs/.cjs, .ts/.mts or .py file.'),
+  factory: z
+    .string()
+    .optional()
+    .describe(`The module's function that returns the tool (default ${DEFAULT_FACTORY}); it gets config.`),
+  config: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Passed to the factory as given (default {}).'),
+  mode: z
+    .enum(['process', 'local'])
+    .optional()
+    .describe(
+      'process (default): a worker process of its own, which can crash or be stopped apart from Cairn. ' +
+        'local: inside Cairn (JavaScript only; faster to load, but a hung method cannot be ended).',
+    ),
+});
+
+/**
+ * LoadTool: loads a tool from a file of the project, for use from the agent's next request. It runs the
+ * project's code, so it waits for approval in `ask` mode.
+ */
+export function loadToolTool(loader: ToolLoader, registry: LoadedToolRegistry): Tool {
+  return defineTool({
+    name: 'LoadTool',
+    description:
+      'Loads a tool from a module of the project and makes it available from your next request. The module ' +
+      `(JavaScript, TypeScript or Python) has a function (default ${DEFAULT_FACTORY}(config)) returning ` +
+      '{name, description, methods: {<method>: {kind: "batch" | "stream", description, run(args, ctx)}}}; a ' +
+      'batch method returns its result, a stream method is a generator whose items arrive as output pieces ' +
+      'and always runs in the background. Call the loaded tool with {"method", "arguments", "union_id"?}. ' +
+      'Names must be unique in the session.',
+    inputSchema,
+    sideEffects: true,
+    needsProject: true,
+    async execute(input, ctx) {
+      const projectRoot = requireProjectRoot(ctx);
+      const handle = await loader.load(
+        input,
+        { projectRoot, sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, signal: ctx.signal },
+        (name) => registry.taken(name),
+      );
+      try {
+        registry.register(handle);
+      } catch (err) {
+        await handle.stop();
+        throw err;
+      }
+      const info = handle.info();
+      const where = info.mode === 'local' ? 'inside Cairn' : `in a worker process (pid ${info.pid})`;
+      const methods = info.methods.map(
+        (method) =>
+          `- ${method.name} (${method.kind === 'stream' ? 'stream, always runs in the background' : 'batch'})` +
+          `${method.description ? `: ${method.description}` : ''}`,
+      );
+      const example = info.methods[0]?.name ?? 'method';
+      return {
+        content: [
+          `Loaded the tool "${info.name}" from ${info.path} (${info.language}, ${where}).`,
+          'Methods:',
+          ...methods,
+          `You can use it from your next request: call ${info.name} with ` +
+            `{"method": "${example}", "arguments": {...}}.`,
+        ].join('\n'),
+        meta: { loaded_tool: info },
+      };
+    },
+  });
+}
