@@ -24,6 +24,9 @@ const ESM_REQUIRE_BANNER = [
 
 /** @typedef {'sidecar' | 'main' | 'preload'} BundleName */
 
+/** Packages the sidecar loads only when present (from source), never shipped: left out of the bundle. */
+export const DEV_ONLY_LOADS = ['esbuild'];
+
 /** @type {BundleName[]} */
 export const BUNDLE_NAMES = ['sidecar', 'main', 'preload'];
 
@@ -51,7 +54,9 @@ function bundleOptions(name, root) {
         platform: 'node',
         format: 'esm',
         target: 'node20',
-        external,
+        // esbuild compiles a TypeScript tool (LoadTool) only under a Node without its own type stripping,
+        // from source; it cannot be bundled, and the packaged app's Node strips types itself.
+        external: [...external, ...DEV_ONLY_LOADS],
         // sidecar/src/config/app-paths.ts: the app root is two folders up from the bundle.
         define: { __CAIRN_BUNDLE__: 'true' },
         banner: { js: ESM_REQUIRE_BANNER },

@@ -14,6 +14,8 @@ import { acquireDataDirLock, type DataDirLock } from '../store/data-dir-lock';
 import { Store } from '../store/store';
 import { childEnv } from '../tools/child-env';
 import { builtinToolSource } from '../tools/registry';
+import { type LoadedToolRegistry, loadToolTool } from '../tools/runtime/loaded/load-tool';
+import { ToolLoader } from '../tools/runtime/loaded/tool-loader';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { combineToolSources, type ToolSource } from '../tools/tool-source';
 import { compactorPorts } from './context/compactor-ports';
@@ -229,13 +231,24 @@ function buildServices(store: Store, options: BuildOptions) {
   if (kernels) toolSources.push(kernels);
   if (mcpSessions) toolSources.push(mcpSessions);
   const broker = new QuestionBroker(store);
+  const toolLogger = logger.child({ component: 'tools' });
+  // Loading a tool runs the project's code: only where sessions have projects, on the project's Python.
+  const loader = projectPython
+    ? new ToolLoader({
+        python: (root, sessionId) => projectPython.forSession(sessionId, root),
+        env: () => childEnv(env),
+        scratchDir: path.join(dataDir, 'tool-runtime'),
+        logger: toolLogger,
+      })
+    : null;
   const toolRuntime = new ToolRuntimeService({
     store,
     files,
     broker,
-    logger: logger.child({ component: 'tools' }),
+    logger: toolLogger,
     dataDir,
     sources: combineToolSources(toolSources),
+    ...(loader ? { loadTool: (registry: LoadedToolRegistry) => loadToolTool(loader, registry) } : {}),
   });
   runtime = new AgentRuntime({
     store,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, notFound } from '../../errors';
+import type { PythonCommand } from '../../kernels/driver-spawn';
 import { PythonNotFoundError, type PythonSetting, resolvePython } from '../../kernels/python-resolver';
 import type { Project, ProjectPython } from '../../protocol';
 import type { Store } from '../../store/store';
@@ -50,6 +51,21 @@ export class ProjectPythonService {
     });
     const source = found.source === 'configured' ? this.configuredBy() : found.source;
     return { command: found.command, args: [...found.args], source, version: found.version };
+  }
+
+  /**
+   * The interpreter a session's project runs Python with besides its kernels (tools loaded with LoadTool):
+   * the one its kernels would start with. Throws python_not_found with what to do when there is none.
+   */
+  async forSession(sessionId: string, projectRoot: string): Promise<PythonCommand> {
+    const projectId = this.options.store.sessions.get(sessionId)?.project_id ?? null;
+    const found = await resolvePython({
+      projectRoot,
+      configuredPath: projectId ? this.configured(projectId) : this.options.pythonOverride,
+      configuredBy: this.configuredBy(),
+      env: this.options.kernelEnv,
+    });
+    return { command: found.command, args: [...found.args] };
   }
 
   /**

@@ -4,21 +4,9 @@ import type { Store } from '../../store/store';
 import { type Tool, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
 import type { ToolScope, ToolSource } from '../tool-source';
+import type { LoadedToolRegistry } from './loaded/load-tool';
+import type { LoadedToolHandle } from './loaded/tool-loader';
 import type { CallOutcome, ToolCallRunner } from './tool-call-runner';
-
-/** A tool loaded into the session at run time (see loaded/tool-loader.ts). */
-export interface LoadedToolHandle {
-  readonly tool: Tool;
-  info(): LoadedTool;
-  onChange(listener: (info: LoadedTool) => void): () => void;
-  stop(): Promise<void>;
-}
-
-/** Where a session's loaded tools are kept, as the LoadTool tool sees it. */
-export interface LoadedToolRegistry {
-  taken(name: string): boolean;
-  register(handle: LoadedToolHandle): void;
-}
 
 export interface SessionToolRuntimeDeps {
   sessionId: string;
@@ -143,22 +131,22 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     this.notices.push(endNotice(call, this.deps.files.callDir(call.session_id, call.id)));
   }
 
+  /** Whether a name is in use: a loaded tool whose worker crashed leaves its name free to load again. */
   taken(name: string): boolean {
-    return this.tools().some((t) => t.name === name);
+    return this.tools().some((t) => t.name === name && this.loaded.get(name)?.info().state !== 'crashed');
   }
 
   register(handle: LoadedToolHandle): void {
     const name = handle.tool.name;
-    if (this.closed) {
-      void handle.stop();
-      throw new ToolError('The session is closing; no tool can be loaded now.');
-    }
+    if (this.closed) throw new ToolError('The session is closing; no tool can be loaded now.');
     if (this.taken(name)) {
-      void handle.stop();
       throw new ToolError(
         `A tool named ${name} exists already in this session; give the new one another name.`,
       );
     }
+    // Loading again after a crash replaces the crashed one.
+    const crashed = this.loaded.get(name);
+    if (crashed) void crashed.stop();
     this.loaded.set(name, handle);
     handle.onChange((info) => this.deps.onLoadedChange(info));
     this.deps.onLoadedChange(handle.info());

@@ -315,7 +315,9 @@ export class ToolCallRunner {
             turn_id: request.turnId,
             tool_call_id: callId,
             stream,
-            text: over ? `${text}\n[Cairn: further output goes only to the call's output pieces (ToolControl output).]\n` : text,
+            text: over
+              ? `${text}\n[Cairn: further output goes only to the call's output pieces (ToolControl output).]\n`
+              : text,
           });
         },
         writePiece,

@@ -40,7 +40,7 @@ export interface LoadContext {
 
 export interface ToolLoaderOptions {
   /** The project's Python interpreter (the same one kernels use), resolved when a Python tool loads. */
-  python(projectRoot: string): Promise<PythonCommand>;
+  python(projectRoot: string, sessionId: string): Promise<PythonCommand>;
   /** The environment for workers: without Cairn's secrets (childEnv()). */
   env(): NodeJS.ProcessEnv;
   /** A folder of Cairn's own (in the data dir) for what loading needs to write, e.g. transpiled TypeScript. */
@@ -98,7 +98,7 @@ export class ToolLoader {
         : { url: file, file };
 
     const logger = this.options.logger.child({ loaded_tool: path, session_id: ctx.sessionId });
-    const worker = await this.startWorker(language, mode, ctx.projectRoot, path, logger);
+    const worker = await this.startWorker(language, mode, ctx, path, logger);
     try {
       const raw = await this.withinLoadLimits(
         worker.client.load({ module: module.url, file: module.file, factory, config: request.config ?? {} }),
@@ -131,10 +131,11 @@ export class ToolLoader {
   private async startWorker(
     language: ToolLanguage,
     mode: LoadedToolMode,
-    projectRoot: string,
+    ctx: LoadContext,
     path: string,
     logger: Logger,
   ): Promise<ToolWorker> {
+    const { projectRoot } = ctx;
     const common = { cancelGraceMs: this.cancelGraceMs, logger };
     if (mode === 'local') return new LocalToolWorker(common);
     const env = this.options.env();
@@ -142,7 +143,7 @@ export class ToolLoader {
     if (language === 'python') {
       let python: PythonCommand;
       try {
-        python = await this.options.python(projectRoot);
+        python = await this.options.python(projectRoot, ctx.sessionId);
       } catch (err) {
         throw new ToolError(`${path} needs Python: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -1,25 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { APP_ROOT } from '../../../config/app-paths';
 import { ToolError } from '../../tool';
+import { runtimeAssetsDir } from '../runtime-assets';
 
 export const JS_WORKER_ASSET = 'cairn-tool-worker.mjs';
 export const PYTHON_WORKER_ASSET = 'cairn_tool_worker.py';
 
-/**
- * A worker asset (assets/): shipped outside the app archive as a resource when packaged (a separate Node or
- * Python cannot read inside asar), else in the source tree.
- */
+/** A worker's file in the runtime's assets (shipped outside the app archive when packaged). */
 export function toolRuntimeAssetPath(file: string): string {
-  // Packaged, the resources folder holds app.asar (the app root) and the tool-runtime folder beside it.
-  const resources =
-    (process as { resourcesPath?: string }).resourcesPath ??
-    (APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : undefined);
-  if (resources) {
-    const packaged = path.join(resources, 'tool-runtime', file);
-    if (existsSync(packaged)) return packaged;
-  }
-  return path.join(APP_ROOT, 'sidecar', 'src', 'tools', 'runtime', 'assets', file);
+  return path.join(runtimeAssetsDir(), file);
 }
 
 export interface NodeRuntime {
