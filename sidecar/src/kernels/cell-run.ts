@@ -37,6 +37,9 @@ export const MAX_STREAM_CHARS = 1_000_000;
 /** The one stream event sent in place of output past the live limit. */
 export const STREAM_LIMIT_NOTE = `\n[... more than ${MAX_STREAM_CHARS} characters of output: the rest is not shown live; the result keeps its start and end ...]\n`;
 
+/** The longest delay setTimeout takes: a longer one (or Infinity) fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One execution on a kernel process, with its limits: an active-time clock that stops while an `input()`
  * waits, an idle timer per input request, and the escalation when something must stop the cell — an
@@ -49,7 +52,8 @@ export class CellRun {
   private activeSince: number | null = null;
   private activeTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
-  private readonly inputTimers = new Map<string, NodeJS.Timeout>();
+  /** Per pending input() request, its idle timer (undefined when there is no idle limit). */
+  private readonly inputTimers = new Map<string, NodeJS.Timeout | undefined>();
   private stoppedBy: CellOutcome['stoppedBy'] = null;
   private limit: LimitHit | null = null;
   private killed = false;
@@ -65,7 +69,7 @@ export class CellRun {
     executionId: string,
     private readonly limits: KernelLimits,
     hooks: CellRunHooks,
-    signal?: AbortSignal,
+    { signal, toolToken }: { signal?: AbortSignal; toolToken?: string } = {},
   ) {
     const onAbort = () => this.stop('cancel');
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -82,6 +86,7 @@ export class CellRun {
           this.startInputWait(request.requestId);
           hooks.onInputRequest(request);
         },
+        toolToken,
       },
       executionId,
     );
@@ -119,9 +124,8 @@ export class CellRun {
 
   /** Passes an answer to a pending `input()`; false when no such request waits. */
   reply(requestId: string, value: string): boolean {
-    const timer = this.inputTimers.get(requestId);
-    if (!timer) return false;
-    clearTimeout(timer);
+    if (!this.inputTimers.has(requestId)) return false;
+    clearTimeout(this.inputTimers.get(requestId));
     this.inputTimers.delete(requestId);
     this.proc.reply(requestId, value);
     if (this.inputTimers.size === 0 && !this.stoppedBy) this.resumeClock();
@@ -157,9 +161,12 @@ export class CellRun {
 
   private startInputWait(requestId: string): void {
     this.pauseClock();
+    // No limit (Infinity) still needs an entry: it marks the request as waiting.
+    const idle = this.limits.inputIdleMs;
+    const fire = () => this.stop('limit', 'input_idle');
     this.inputTimers.set(
       requestId,
-      setTimeout(() => this.stop('limit', 'input_idle'), this.limits.inputIdleMs),
+      Number.isFinite(idle) ? setTimeout(fire, Math.min(idle, MAX_TIMER_MS)) : undefined,
     );
   }
 
@@ -189,7 +196,15 @@ export class CellRun {
     if (this.activeSince !== null) return;
     this.activeSince = performance.now();
     const remaining = Math.max(0, this.limits.activeMs - this.activeMs);
-    this.activeTimer = setTimeout(() => this.stop('limit', 'active_time'), remaining);
+    if (remaining === Number.POSITIVE_INFINITY) return; // no limit: a background call without a timeout
+    // Past the longest timer, wait in steps: pausing and resuming counts the time so far and sets the next.
+    this.activeTimer =
+      remaining > MAX_TIMER_MS
+        ? setTimeout(() => {
+            this.pauseClock();
+            this.resumeClock();
+          }, MAX_TIMER_MS)
+        : setTimeout(() => this.stop('limit', 'active_time'), remaining);
   }
 
   private pauseClock(): void {

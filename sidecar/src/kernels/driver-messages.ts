@@ -69,7 +69,13 @@ export type ErrorDetails = z.output<typeof ErrorDetails>;
 
 // ---- host → driver ----
 
-export const ExecuteMessage = z.object({ type: z.literal('execute'), id: z.string(), code: z.string() });
+export const ExecuteMessage = z.object({
+  type: z.literal('execute'),
+  id: z.string(),
+  code: z.string(),
+  /** CAIRN_TOOL_TOKEN for this cell alone (an agent's cell); the driver restores the environment after. */
+  tool_token: z.string().optional(),
+});
 export const InputReplyMessage = z.object({
   type: z.literal('input_reply'),
   request_id: z.string(),

@@ -9,6 +9,11 @@ export interface ExecuteCallbacks {
   onInputRequest?: (request: { requestId: string; prompt: string; password: boolean }) => void;
   /** Aborting interrupts the cell (KeyboardInterrupt); escalation is the caller's business. */
   signal?: AbortSignal;
+  /**
+   * The cell's CAIRN_TOOL_TOKEN (an agent's cell: its tool call's script token), set only while it runs.
+   * Kernels on a Jupyter Server get none.
+   */
+  toolToken?: string;
 }
 
 /** What a kernel said when it was ready. */

@@ -21,6 +21,12 @@ export interface KernelManagerOptions {
    */
   env: () => NodeJS.ProcessEnv;
   /**
+   * What local kernels add to `env` so cells can call Cairn's tools: CAIRN_TOOL_ENDPOINT and the client on
+   * PYTHONPATH (given `env`, to extend it). Asked at each local start, the warm spare's included; each agent
+   * cell's token comes with its execution (ExecuteOptions.toolToken). Kernels on a Jupyter Server get none.
+   */
+  scriptEnv?: (base: NodeJS.ProcessEnv) => Promise<NodeJS.ProcessEnv>;
+  /**
    * Where new kernels start: a Jupyter Server, or null for this machine. Asked at each start, so a changed
    * setting applies to the next kernel; kernels already running stay where they are.
    */
@@ -181,15 +187,27 @@ export class KernelManager {
     return { process: await this.start(spec), warm: false };
   }
 
-  private start(spec: KernelSpec): Promise<KernelProcess> {
+  private async start(spec: KernelSpec): Promise<KernelProcess> {
     return KernelProcess.start({
       python: spec.python,
       cwd: spec.cwd,
-      env: this.opts.env(),
+      env: await this.localEnv(),
       ipython: spec.ipython,
       ...(this.opts.driverPath ? { driverPath: this.opts.driverPath } : {}),
       ...(this.opts.readyTimeoutMs ? { readyTimeoutMs: this.opts.readyTimeoutMs } : {}),
       logger: this.logger,
     });
+  }
+
+  /** A local kernel's environment; without the tool endpoint when it cannot be had (a kernel still starts). */
+  private async localEnv(): Promise<NodeJS.ProcessEnv> {
+    const base = this.opts.env();
+    if (!this.opts.scriptEnv) return base;
+    try {
+      return { ...base, ...(await this.opts.scriptEnv(base)) };
+    } catch (err) {
+      this.logger.warn("a kernel starts without Cairn's tool endpoint", { error: String(err) });
+      return base;
+    }
   }
 }

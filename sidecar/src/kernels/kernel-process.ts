@@ -135,7 +135,12 @@ export class KernelProcess implements KernelHandle {
           reject(err);
         },
       };
-      this.send({ type: 'execute', id, code });
+      this.send({
+        type: 'execute',
+        id,
+        code,
+        ...(callbacks.toolToken ? { tool_token: callbacks.toolToken } : {}),
+      });
       if (callbacks.signal?.aborted) onAbort();
       else callbacks.signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -3,9 +3,12 @@ import type { ErrorDetails, VariableInfo } from './driver-messages';
 
 /** Time limits of one execution. */
 export interface KernelLimits {
-  /** Active execution time per call; time spent waiting for `input()` does not count. */
+  /**
+   * Active execution time per call; time spent waiting for `input()` does not count. Infinity: no limit
+   * (a background execute_code without a timeout).
+   */
   activeMs: number;
-  /** How long one `input()` request may wait for its answer. */
+  /** How long one `input()` request may wait for its answer (Infinity: no limit). */
   inputIdleMs: number;
   /** After an interrupt, how long the cell gets to stop before the kernel is killed and restarted. */
   interruptGraceMs: number;

@@ -35,7 +35,12 @@ export interface ManagedKernelOptions {
 export interface ExecuteOptions {
   /** Aborting interrupts the cell (and kills the kernel if it does not stop). */
   signal?: AbortSignal;
+  /** Over the kernel's own; `activeMs: Infinity` for no active-time limit. */
   limits?: Partial<KernelLimits>;
+  /** The cell's CAIRN_TOOL_TOKEN while it runs (an agent's cell); a local kernel only. */
+  toolToken?: string;
+  /** The cell's output as it streams, as the `kernel.stream` events carry it (a tool call's pieces). */
+  onStream?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 /**
@@ -168,8 +173,10 @@ export class ManagedKernel {
       executionId,
       limits,
       {
-        onStream: (stream, text) =>
-          this.emit({ type: 'kernel.stream', kernel: this.name, execution_id: executionId, stream, text }),
+        onStream: (stream, text) => {
+          this.emit({ type: 'kernel.stream', kernel: this.name, execution_id: executionId, stream, text });
+          this.tell(options.onStream, stream, text);
+        },
         onDisplay: (data) => {
           const output = this.opts.artifacts.save(data);
           displays.push(output);
@@ -185,7 +192,7 @@ export class ManagedKernel {
             password: request.password,
           }),
       },
-      options.signal,
+      { signal: options.signal, toolToken: options.toolToken },
     );
     this.run = { cell, executionId };
     let outcome: CellOutcome;
@@ -353,6 +360,16 @@ export class ManagedKernel {
 
   private assertOpen(): void {
     if (this.closed) throw new CairnError('conflict', `The kernel "${this.name}" was shut down.`);
+  }
+
+  /** A caller's stream listener: its failure is logged, never the cell's. */
+  private tell(listener: ExecuteOptions['onStream'], stream: 'stdout' | 'stderr', text: string): void {
+    if (!listener) return;
+    try {
+      listener(stream, text);
+    } catch (err) {
+      this.opts.logger.warn('a stream listener threw', { kernel: this.name, error: String(err) });
+    }
   }
 
   private emit(event: KernelEvent): void {

@@ -50,7 +50,7 @@ describe('the agent with Python kernels', () => {
     for (const name of ['execute_code', 'reset_repl', 'list_variables']) expect(byName[name]).toBeDefined();
     const props = (name: string) =>
       Object.keys((byName[name]!.input_schema as { properties: object }).properties);
-    expect(props('execute_code')).toEqual(['code', 'kernel']);
+    expect(props('execute_code')).toEqual(['code', 'kernel', 'timeout', 'is_wait']);
     expect(props('reset_repl')).toEqual(['kernel']);
     expect(props('list_variables')).toEqual(['kernel']);
     expect(byName.execute_code!.description).toMatch(/persist/);

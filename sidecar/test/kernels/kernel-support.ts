@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defaultDriverPath } from '../../src/kernels/driver-path';
 import type { PythonCommand } from '../../src/kernels/driver-spawn';
-import { KernelManager } from '../../src/kernels/kernel-manager';
+import { KernelManager, type KernelManagerOptions } from '../../src/kernels/kernel-manager';
 import type { KernelEvent, KernelLimits } from '../../src/kernels/kernel-types';
 import type { SessionKernels } from '../../src/kernels/session-kernels';
 import type { LogFields, Logger } from '../../src/log/logger';
@@ -103,7 +103,12 @@ export interface TestSession {
 /** Opens a session's kernels in a fresh data folder; `closeTestSessions` shuts them down and removes it. */
 export async function openTestSession(
   flavour: Pick<Flavour, 'pythonPath' | 'ipython'>,
-  opts: { limits?: Partial<KernelLimits>; warm?: boolean; sessionId?: string } = {},
+  opts: {
+    limits?: Partial<KernelLimits>;
+    warm?: boolean;
+    sessionId?: string;
+    scriptEnv?: KernelManagerOptions['scriptEnv'];
+  } = {},
 ): Promise<TestSession> {
   const dataDir = await makeTempDir('cairn-kernels-');
   const projectRoot = path.join(dataDir, 'project');
@@ -117,6 +122,7 @@ export async function openTestSession(
     ipython: flavour.ipython,
     warm: opts.warm ?? false,
     ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.scriptEnv ? { scriptEnv: opts.scriptEnv } : {}),
   });
   const events = eventLog();
   const session = manager.openSession(sessionId, {

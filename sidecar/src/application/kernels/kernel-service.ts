@@ -81,7 +81,12 @@ export class KernelService implements ToolSource, SessionResource {
       execute: (name, code, call) => {
         const kernel = kernels.kernel(name);
         router.expect(name, { turnId, toolCallId: call.toolCallId });
-        return kernel.execute(code, { signal: call.signal });
+        return kernel.execute(code, {
+          signal: call.signal,
+          toolToken: call.toolToken,
+          onStream: call.onStream,
+          ...(call.activeMs !== undefined ? { limits: { activeMs: call.activeMs } } : {}),
+        });
       },
       reset: (name) => kernels.kernel(name).reset(),
       listVariables: (name) => kernels.kernel(name).listVariables(),

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { envFlag, envInt } from '../../config/env-flags';
 import type { JupyterTarget, KernelManagerOptions } from '../../kernels/kernel-manager';
 import { DEFAULT_LIMITS } from '../../kernels/kernel-types';
 import type { Logger } from '../../log/logger';
 import { childEnv } from '../../tools/child-env';
+import { pythonClientDir } from '../../tools/runtime/runtime-assets';
 
 /**
  * How this process's kernels run, from its environment. Kernels get Cairn's environment without its
@@ -15,12 +17,15 @@ export function kernelManagerOptions(options: {
   logger: Logger;
   /** Where the next kernel starts: a Jupyter Server, or null for this machine. */
   remote: () => Promise<JupyterTarget | null>;
+  /** What local kernels add to their environment to reach Cairn's tools (kernelScriptEnv). */
+  scriptEnv?: KernelManagerOptions['scriptEnv'];
 }): KernelManagerOptions {
   const { env } = options;
   return {
     // Per start: a secret registered since (a key saved later) is scrubbed from later kernels too.
     env: () => childEnv(env),
     remote: options.remote,
+    ...(options.scriptEnv ? { scriptEnv: options.scriptEnv } : {}),
     ipython: flag(env.CAIRN_KERNEL_IPYTHON, true),
     warm: flag(env.CAIRN_KERNEL_WARM, true),
     limits: {
@@ -28,6 +33,22 @@ export function kernelManagerOptions(options: {
       inputIdleMs: positive(env.CAIRN_KERNEL_INPUT_TIMEOUT_MS, DEFAULT_LIMITS.inputIdleMs),
     },
     logger: options.logger,
+  };
+}
+
+/**
+ * The `scriptEnv` of local kernels: the script endpoint's address and `cairn_tools` first on PYTHONPATH, so
+ * an agent's cell (which brings its own token) can call tools. No token here: a kernel outlives every call.
+ */
+export function kernelScriptEnv(
+  endpoint: () => Promise<string>,
+): NonNullable<KernelManagerOptions['scriptEnv']> {
+  return async (base) => {
+    const client = pythonClientDir();
+    return {
+      CAIRN_TOOL_ENDPOINT: await endpoint(),
+      PYTHONPATH: base.PYTHONPATH ? `${client}${path.delimiter}${base.PYTHONPATH}` : client,
+    };
   };
 }
 

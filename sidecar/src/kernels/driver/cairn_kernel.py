@@ -8,7 +8,8 @@ by its text as N raw UTF-8 bytes (newlines included, no escaping, no trailing ne
 characters), then the next line. The sidecar's TypeScript client (driver-messages.ts, kernel-process.ts,
 line-framer.ts) is the other end; the message shapes are fixed by that contract, and the host refuses a
 driver whose `ready` names another protocol version. On EOF on stdin (the host closed the channel, or died)
-the driver kills its process group (when it leads one, as the host starts it) and exits.
+the driver kills its process group (when it leads one, as the host starts it) and exits. An `execute` may
+carry `tool_token`: CAIRN_TOOL_TOKEN for that cell alone (Cairn's tool client reads it), removed after.
 
 Why capture output at the file-descriptor level: code writes by many routes - print(), os.write(1, ...),
 C extensions calling printf, child processes that inherit fd 1 and 2. Swapping sys.stdout catches only
@@ -83,6 +84,7 @@ FOREIGN_FUNCTION_EVENTS = frozenset({"ctypes.dlsym", "ctypes.dlsym/handle"})
 FLUSH_CHARS = 60 * 1024
 FLUSH_SECONDS = 0.01
 RAW_WRITE = os.write  # os.write itself gets wrapped (OutputCapture.watch_other_routes)
+TOOL_TOKEN_VARIABLE = "CAIRN_TOOL_TOKEN"  # an execute message's tool_token, for that cell only
 CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = REPR_LIMIT
@@ -1134,14 +1136,18 @@ class Kernel:
         signal.signal(signal.SIGINT, self.on_sigint)  # an earlier cell may have replaced it
         self.capture.last_writer = None
         self.cell_running.set()
-        started = time.perf_counter()
-        value, error = self.run_user(self.executor.run, str(message.get("code", "")))
-        bundle = None
-        if error is None and value is not None:
-            bundle, error = self.run_user(mime_bundle, value, self.executor.plain_text)
-        elapsed_ms = (time.perf_counter() - started) * 1000
-        figures_error = self.run_user(self.show_figures)[1]  # also after an error: a partial plot helps
-        self.capture.drain(restore=True)  # every stream message of this execution goes before its result
+        restore_environment = give_tool_token(message.get("tool_token"))
+        try:
+            started = time.perf_counter()
+            value, error = self.run_user(self.executor.run, str(message.get("code", "")))
+            bundle = None
+            if error is None and value is not None:
+                bundle, error = self.run_user(mime_bundle, value, self.executor.plain_text)
+            elapsed_ms = (time.perf_counter() - started) * 1000
+            figures_error = self.run_user(self.show_figures)[1]  # also after an error: a partial plot helps
+            self.capture.drain(restore=True)  # every stream message of this execution goes before its result
+        finally:
+            restore_environment()
         self.cell_running.clear()
         error = figures_error if error is None else error
         result = {"type": "result", "id": self.exec_id, "success": error is None, "return_value": bundle,
@@ -1168,6 +1174,24 @@ def exit_with_group():
     if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
         os.killpg(os.getpgrp(), signal.SIGKILL)
     os._exit(0)
+
+
+def give_tool_token(token):
+    """Puts an agent cell's tool token in the environment (cairn_tools reads it, child processes inherit it)
+    and returns what puts the environment back as it was: the token is valid only while that call runs, and
+    a cell the user runs has none."""
+    if not isinstance(token, str) or not token:
+        return lambda: None
+    previous = os.environ.get(TOOL_TOKEN_VARIABLE)
+    os.environ[TOOL_TOKEN_VARIABLE] = token
+
+    def restore():
+        if previous is None:
+            os.environ.pop(TOOL_TOKEN_VARIABLE, None)
+        else:
+            os.environ[TOOL_TOKEN_VARIABLE] = previous
+
+    return restore
 
 
 def wait_for(replies):

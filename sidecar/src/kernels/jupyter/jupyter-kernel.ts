@@ -22,6 +22,7 @@ import {
   VARIABLES_EXPRESSION,
 } from './jupyter-outputs';
 import { describeServerError, type JupyterServerAddress, makeServerSettings } from './server-connection';
+import { TOOLS_STUB_CODE } from './tools-stub';
 
 export interface JupyterKernelOptions extends JupyterServerAddress {
   /** The kernelspec on the server (default `python3`). */
@@ -56,6 +57,8 @@ export class JupyterKernel implements KernelHandle {
   readonly server: string;
   readonly exited: Promise<ExitInfo>;
   private info: KernelReadyInfo | null = null;
+  /** The kernel's language (`python`), from its kernel_info. */
+  private language = '';
   private current: PendingExecution | null = null;
   /** Open `input()` requests by our id: the stdin message they answer. */
   private readonly inputs = new Map<string, KernelMessage.IHeader<'input_request'>>();
@@ -109,6 +112,7 @@ export class JupyterKernel implements KernelHandle {
         implementation: reply.implementation,
         ipython: reply.implementation === 'ipython',
       };
+      kernel.language = reply.language_info.name;
     } catch (err) {
       await kernel.kill();
       throw new Error(
@@ -118,6 +122,7 @@ export class JupyterKernel implements KernelHandle {
     } finally {
       clearTimeout(timer);
     }
+    await kernel.installToolsStub();
     return kernel;
   }
 
@@ -273,6 +278,7 @@ export class JupyterKernel implements KernelHandle {
     } catch (err) {
       throw describeServerError(err, this.baseUrl);
     }
+    await this.installToolsStub();
   }
 
   async reset(): Promise<void> {
@@ -309,6 +315,16 @@ export class JupyterKernel implements KernelHandle {
   onExit(listener: (exit: ExitInfo) => void): void {
     if (this.exitInfo) listener(this.exitInfo);
     else this.exitListeners.push(listener);
+  }
+
+  /** Makes `cairn_tools` say that it cannot work here (tools-stub.ts); best effort: the kernel works without. */
+  private async installToolsStub(): Promise<void> {
+    if (this.language !== 'python') return;
+    const status = await this.quiet(TOOLS_STUB_CODE, {}).then(
+      (r) => r.status,
+      (err: unknown) => String(err),
+    );
+    if (status !== 'ok') this.logger.warn('the cairn_tools stand-in failed in a Jupyter kernel', { status });
   }
 
   /** A silent execution of our own (no history, no outputs), for reset and the variable listing. */

@@ -12,6 +12,13 @@ export const kernelInput = KernelName.optional().describe(
 const inputSchema = z.object({
   code: z.string().min(1).describe('Python code to run; the value of its last expression is returned.'),
   kernel: kernelInput,
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'Seconds of active execution before the cell is interrupted (default 120; in the background, none).',
+    ),
 });
 
 export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSchema> {
@@ -26,16 +33,32 @@ export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSc
       'error_details (type, line, snippet, traceback of your code), execution_time_ms and files (rich ' +
       'outputs saved as files: matplotlib figures are captured as PNG without calling show()). input() and ' +
       'getpass() work: the user is asked and the call waits for the answer. A call may run 120 s of active ' +
-      'time (waiting for input does not count); the user can interrupt it. If the kernel died or was ' +
+      'time (waiting for input does not count; timeout sets another limit); the user can interrupt it. With ' +
+      '"is_wait": false it runs in the background, with no time limit unless you give timeout, and later ' +
+      'cells on the same kernel wait for it. Code in a cell can call your tools itself with ' +
+      '`import cairn_tools` (ToolControl guide, topic python). If the kernel died or was ' +
       'restarted, state_lost says so and earlier variables are gone. Prefer Read, Edit and Bash for files ' +
       'and commands; use this for computation, data and plots.',
     inputSchema,
     sideEffects: true,
     needsProject: true,
+    background: 'tool',
+    scripts: true,
     async execute(input, ctx) {
+      // In the background the cell may run as long as it needs, unless the model set a limit.
+      const activeMs =
+        input.timeout !== undefined
+          ? input.timeout * 1000
+          : ctx.background
+            ? Number.POSITIVE_INFINITY
+            : undefined;
       const result = await kernels.execute(input.kernel ?? DEFAULT_KERNEL, input.code, {
         toolCallId: ctx.toolCallId,
         signal: ctx.signal,
+        toolToken: ctx.scriptAccess?.token,
+        activeMs,
+        // The journal has the output as kernel.stream events; the call's pieces get it too (ToolControl output).
+        onStream: (_stream, text) => ctx.writePiece(text),
       });
       return executionToolResult(result, ctx);
     },

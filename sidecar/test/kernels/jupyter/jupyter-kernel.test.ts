@@ -5,7 +5,9 @@ import type { MimeBundle } from '../../../src/kernels/driver-messages';
 import { JupyterKernel } from '../../../src/kernels/jupyter/jupyter-kernel';
 import { checkServerUrl } from '../../../src/kernels/jupyter/server-url';
 import { KernelExitedError } from '../../../src/kernels/kernel-exit';
-import { waitFor } from '../../tools/tool-context';
+import { KernelManager } from '../../../src/kernels/kernel-manager';
+import { makeTempDir, removeDir, waitFor } from '../../tools/tool-context';
+import { kernelEnv } from '../kernel-support';
 import { serverKernelIds, startJupyterServer, type TestJupyterServer } from './jupyter-server';
 
 let server: TestJupyterServer;
@@ -176,6 +178,62 @@ describe('JupyterKernel against a real jupyter-server', () => {
       const result = await kernel.execute('beta');
       expect(result.error?.type).toBe('NameError');
       expect((await kernel.execute(`2*21 + ${round}`)).returnValue?.['text/plain']).toBe(String(42 + round));
+    }
+  });
+
+  it("has a cairn_tools that says Cairn's tools are not available there, also after a restart", async () => {
+    const code = [
+      'import cairn_tools',
+      'try:',
+      '    cairn_tools.call("Read", {"path": "notes.txt"})',
+      'except cairn_tools.ToolRuntimeError as e:',
+      '    message = str(e)',
+      'try:',
+      '    await cairn_tools.status_async("tc_1")',
+      'except cairn_tools.ToolRuntimeError as e:',
+      '    message_async = str(e)',
+      '[message == message_async, message, [n for n in globals() if "cairn" in n and n != "cairn_tools"]]',
+    ].join('\n');
+    for (const round of ['started', 'restarted']) {
+      if (round === 'restarted') await kernel.restart();
+      const result = await kernel.execute(code);
+      expect(result.error, round).toBeNull();
+      const text = result.returnValue?.['text/plain'] ?? '';
+      expect(text, round).toMatch(
+        /^\[True,\s+"Cairn's tools are not available in kernels on a Jupyter Server/,
+      );
+      expect(text, round).toMatch(/\[\]\]$/); // the setup left no names behind
+    }
+  });
+
+  it('gets no endpoint and no token through the manager, which asks for none', async () => {
+    const dir = await makeTempDir('cairn-jupyter-tools-');
+    let asked = 0;
+    const manager = new KernelManager({
+      env: kernelEnv,
+      remote: async () => ({ baseUrl: server.baseUrl, token: server.token, kernelName: 'python3' }),
+      scriptEnv: async () => {
+        asked += 1;
+        return { CAIRN_TOOL_ENDPOINT: 'http://127.0.0.1:9' };
+      },
+      warm: false,
+    });
+    try {
+      const session = manager.openSession('ses_remote', {
+        projectRoot: null,
+        kernelsDir: `${dir}/kernels`,
+        artifactsDir: `${dir}/artifacts`,
+      });
+      const result = await session
+        .kernel()
+        .execute('import os\n[os.environ.get("CAIRN_TOOL_TOKEN"), os.environ.get("CAIRN_TOOL_ENDPOINT")]', {
+          toolToken: 'tok_not_for_remote_kernels',
+        });
+      expect(result.returnValue?.text).toBe('[None, None]');
+      expect(asked).toBe(0);
+    } finally {
+      await manager.shutdownAll();
+      await removeDir(dir);
     }
   });
 
