@@ -24,7 +24,7 @@ import { EventFeed } from './events/event-feed';
 import { ExperienceService } from './experiences/experience-service';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
-import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
+import { kernelManagerOptions, kernelPythonOverride, kernelScriptEnv } from './kernels/kernel-settings';
 import { McpConfigService } from './mcp/mcp-config-service';
 import { McpImportService } from './mcp/mcp-import-service';
 import { McpSessionService } from './mcp/mcp-session-service';
@@ -187,11 +187,22 @@ function buildServices(store: Store, options: BuildOptions) {
         pythonOverride: kernelPythonOverride(env),
       });
   const kernelLogger = logger.child({ component: 'kernels' });
+  // Kernels reach the tool runtime, which is built once the tool sources (kernels among them) exist.
+  let toolRuntime: ToolRuntimeService | null = null;
   const kernels =
     kernelProvider && projectPython
       ? new KernelService({
           manager: new KernelManager(
-            kernelManagerOptions({ env, logger: kernelLogger, remote: () => kernelProvider.target() }),
+            kernelManagerOptions({
+              env,
+              logger: kernelLogger,
+              remote: () => kernelProvider.target(),
+              // A local kernel reaches the tool runtime (built below) from its start; its cells get tokens.
+              scriptEnv: kernelScriptEnv(() => {
+                if (!toolRuntime) throw new Error('the tool runtime is not built yet');
+                return toolRuntime.scriptEndpoint();
+              }),
+            }),
           ),
           store,
           dataDir,
@@ -241,7 +252,7 @@ function buildServices(store: Store, options: BuildOptions) {
         logger: toolLogger,
       })
     : null;
-  const toolRuntime = new ToolRuntimeService({
+  toolRuntime = new ToolRuntimeService({
     store,
     files,
     broker,

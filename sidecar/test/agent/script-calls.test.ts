@@ -86,6 +86,48 @@ describe('scripts that call tools', () => {
     expect((await callsOf(sessionId)).find((c) => c.name === 'Write')?.status).toBe('denied');
   });
 
+  it('a Python script writes through Write with cairn_tools, asked for in ask mode, and hears a denial', async () => {
+    const script = [
+      'import cairn_tools, json, sys',
+      'reply = cairn_tools.call("Write", {"path": sys.argv[1], "content": "from python"})',
+      'print(json.dumps({"status": reply.status, "is_error": reply.is_error, "call_id": reply.call_id}))',
+    ].join('\n');
+    fs.writeFileSync(path.join(h.projectDir, 'write_it.py'), script);
+    const run = async (approval: 'auto' | 'ask', target: string, answer: string) => {
+      const { sessionId } = await h.newSession({ approval });
+      h.model.enqueue(
+        {
+          content: [{ type: 'tool_use', name: 'Bash', input: { command: `python3 write_it.py ${target}` } }],
+        },
+        { content: [{ type: 'text', text: 'done' }] },
+      );
+      const asked: Question[] = [];
+      const off = h.server.core.store.events.subscribe((e) => {
+        if (e.session_id !== sessionId || e.type !== 'question.required') return;
+        asked.push(e.question);
+        const value = e.question.tool?.name === 'Write' ? answer : 'allow';
+        void h.api('POST', `/api/questions/${e.question.id}/answer`, { answer: value });
+      });
+      try {
+        await h.waitForTurnEnd((await h.startTurn(sessionId, 'python')).id);
+      } finally {
+        off();
+      }
+      const printed = lastToolResults(h.model.requests.at(-1)!)[0]!.content;
+      return { asked, reply: JSON.parse(printed.trim().split('\n').at(-1)!) as Record<string, unknown> };
+    };
+    const auto = await run('auto', 'auto.txt', 'allow');
+    expect(auto.asked).toEqual([]);
+    expect(auto.reply).toMatchObject({ status: 'completed', is_error: false });
+    expect(fs.readFileSync(path.join(h.projectDir, 'auto.txt'), 'utf8')).toBe('from python');
+
+    const denied = await run('ask', 'denied-py.txt', 'deny');
+    expect(denied.asked.map((q) => q.tool?.name)).toEqual(['Bash', 'Write']);
+    expect(denied.asked[1]!.question).toContain(`from a script of call ${denied.asked[0]!.tool_call_id}`);
+    expect(denied.reply).toMatchObject({ status: 'denied', is_error: true });
+    expect(fs.existsSync(path.join(h.projectDir, 'denied-py.txt'))).toBe(false);
+  });
+
   it('reaches the runtime over its Unix socket too', async () => {
     const { sessionId } = await h.newSession();
     const { unix } = await h.server.core.services.toolRuntime.scriptEndpoints();
