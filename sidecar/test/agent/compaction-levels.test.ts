@@ -121,7 +121,7 @@ describe('compaction by the threshold', () => {
 
   it('turn: whole past turns become summaries when their rounds cannot be cut', async () => {
     // Room for the tools (ToolControl among them) and a tail, not for all four past turns.
-    await useWindow(h, { context_window: 15_000, max_tokens: 1000, compact_threshold: 0.6 });
+    await useWindow(h, { context_window: 16_000, max_tokens: 1000, compact_threshold: 0.6 });
     const { sessionId } = await h.newSession();
     seedTurns(h.server.core.store, sessionId, 4, 8, 500);
     const run = script(h, [done('Fine.')], (_req, n) => summaryReply(summaryOf(`turn ${n}`)));

@@ -33,10 +33,8 @@ export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSc
       'error_details (type, line, snippet, traceback of your code), execution_time_ms and files (rich ' +
       'outputs saved as files: matplotlib figures are captured as PNG without calling show()). input() and ' +
       'getpass() work: the user is asked and the call waits for the answer. A call may run 120 s of active ' +
-      'time (waiting for input does not count; timeout sets another limit); the user can interrupt it. With ' +
-      '"is_wait": false it runs in the background, with no time limit unless you give timeout, and later ' +
-      'cells on the same kernel wait for it. Code in a cell can call your tools itself with ' +
-      '`import cairn_tools` (ToolControl guide, topic python). If the kernel died or was ' +
+      'time (waiting for input does not count); the user can interrupt it. In the background, later cells ' +
+      'of its kernel wait for it. Cells can call your tools with `import cairn_tools`. If the kernel died or was ' +
       'restarted, state_lost says so and earlier variables are gone. Prefer Read, Edit and Bash for files ' +
       'and commands; use this for computation, data and plots.',
     inputSchema,

@@ -4,7 +4,7 @@ const OVERVIEW = `Cairn's tools from your own scripts
 
 Every Bash and Exec command, and every execute_code cell, can call Cairn's tools itself: the same tools you
 have, the same approvals (in "ask" mode the user is asked), the same result files. Its calls appear under
-your call in the UI. Topics: python, shell, envelope, background, streaming, protocol.
+your call in the UI. Topics: python, shell, envelope, background, streaming, load_tool, protocol.
 
 - Python: \`import cairn_tools\` (standard library only, nothing to install), then
   \`cairn_tools.call("Read", {"path": "notes.txt"})\`.
@@ -56,6 +56,27 @@ A call that streams (Bash, Exec, execute_code, stream methods) writes its output
 {"action": "output", "call_id": C} gives the newest text; with "after": N the pieces after N, and
 next_after to go on from. Expect older pieces to be gone: "missing" counts those skipped. A stream method of
 a loaded tool always runs in the background and returns its call_id and result_dir.`,
+  load_tool: `Tools you write and load (LoadTool {"path", "factory"?, "config"?, "mode"?})
+
+JavaScript/TypeScript (mode "process", the default: a worker process; "local": inside Cairn):
+  export function create_tool(config) {
+    return { name: 'counter', description: 'Counters, one per union_id.', methods: {
+      count: { kind: 'batch', description: 'Adds by.', input_schema: { type: 'object' },
+               run(args, ctx) { return { content: 'new value', meta: {} }; } },
+      ticks: { kind: 'stream', description: 'Counts up.',
+               async *run(args, ctx) { yield 'one'; yield 'two'; } } } };
+  }
+  ctx: call_id, union_id, signal (aborted on cancel). A batch run returns a string, {content, is_error?,
+  meta?} or JSON; a stream run is a generator whose items become output pieces.
+Python (always a worker process, on the project's interpreter):
+  def create_tool(config):
+      return {"name": "counter", "description": "...", "methods": {
+          "count": {"kind": "batch", "description": "...", "run": lambda args, ctx: "value"},
+          "ticks": {"kind": "stream", "description": "...", "run": ticks}}}   # ticks: a generator function
+  ctx: call_id, union_id, cancelled(), wait(seconds) (True once cancelled).
+The tool is offered from your next request; call it with {"method", "arguments", "union_id"?, "is_wait"?}.
+What it prints goes to Cairn's log, not to you: return or yield what you need. A worker that crashes fails
+its calls and is not restarted: load it again. Names must be unique in the session.`,
   protocol: `The wire protocol (what cairn_tools speaks)
 
 CAIRN_TOOL_ENDPOINT is http://127.0.0.1:PORT or unix:PATH; CAIRN_TOOL_TOKEN the bearer token.

@@ -16,22 +16,13 @@ const inputSchema = z.object({
   path: z
     .string()
     .min(1, 'path is required')
-    .describe('The module, relative to the project folder: a .js/.mjs/.cjs, .ts/.mts or .py file.'),
-  factory: z
-    .string()
-    .optional()
-    .describe(`The module's function that returns the tool (default ${DEFAULT_FACTORY}); it gets config.`),
-  config: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Passed to the factory as given (default {}).'),
+    .describe('A .js/.mjs/.cjs, .ts/.mts or .py file of the project.'),
+  factory: z.string().optional().describe(`The function that returns the tool (default ${DEFAULT_FACTORY}).`),
+  config: z.record(z.string(), z.unknown()).optional().describe('Passed to the factory.'),
   mode: z
     .enum(['process', 'local'])
     .optional()
-    .describe(
-      'process (default): a worker process of its own, which can crash or be stopped apart from Cairn. ' +
-        'local: inside Cairn (JavaScript only; faster to load, but a hung method cannot be ended).',
-    ),
+    .describe('process (default): its own worker process; local: inside Cairn (JavaScript only).'),
 });
 
 /**
@@ -42,12 +33,10 @@ export function loadToolTool(loader: ToolLoader, registry: LoadedToolRegistry): 
   return defineTool({
     name: 'LoadTool',
     description:
-      'Loads a tool from a module of the project and makes it available from your next request. The module ' +
-      `(JavaScript, TypeScript or Python) has a function (default ${DEFAULT_FACTORY}(config)) returning ` +
-      '{name, description, methods: {<method>: {kind: "batch" | "stream", description, run(args, ctx)}}}; a ' +
-      'batch method returns its result, a stream method is a generator whose items arrive as output pieces ' +
-      'and always runs in the background. Call the loaded tool with {"method", "arguments", "union_id"?}. ' +
-      'Names must be unique in the session.',
+      'Loads a tool from a module of the project, usable from your next request. The module (JavaScript, ' +
+      `TypeScript or Python) has ${DEFAULT_FACTORY}(config) returning {name, description, methods: {<m>: ` +
+      '{kind: "batch"|"stream", description, run(args, ctx)}}} (ToolControl guide has more). Call the tool ' +
+      'with {"method", "arguments", "union_id"?}; a stream method always runs in the background.',
     inputSchema,
     sideEffects: true,
     needsProject: true,
