@@ -38,6 +38,8 @@ export function Conversation(props: {
   onShowPanel?(): void;
   /** The server has Python kernels: keep the kernel panel's state. */
   kernels?: boolean;
+  /** The server runs commands (not conversation-only): follow the session's background tasks. */
+  backgroundTasks?: boolean;
   /** Where the side panel's content goes while it is open (null when closed). */
   panelTarget?: HTMLElement | null;
 }) {
@@ -53,8 +55,9 @@ export function Conversation(props: {
     return () => created.dispose();
   }, [props.client, props.stream, props.session.id]);
   // Background tasks are followed from the session's start, so the panel shows whole tails when it opens.
+  const backgroundEnabled = props.backgroundTasks ?? false;
   useEffect(() => {
-    if (!controller) return;
+    if (!controller || !backgroundEnabled) return;
     const created = new BackgroundController(props.client, controller, controller.sessionId);
     setBackground(created);
     void controller.whenStarted().then(() => created.start());
@@ -62,7 +65,7 @@ export function Conversation(props: {
       created.dispose();
       setBackground(null);
     };
-  }, [props.client, controller]);
+  }, [props.client, controller, backgroundEnabled]);
   const kernelsEnabled = props.kernels ?? false;
   useEffect(() => {
     if (!controller || !kernelsEnabled) return;

@@ -126,6 +126,7 @@ class HistoryPlaces {
 
   nestedUnder(callId: string): NestedItem[] {
     return (this.children.get(callId) ?? []).flatMap((child) => {
+      if (this.placed.has(child.id)) return [];
       this.placed.add(child.id);
       return [toolItem(cardFromCall(child), this.nestedUnder(child.id)), ...this.questionsOf(child.id)];
     });

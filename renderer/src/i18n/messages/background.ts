@@ -27,7 +27,8 @@ const en = {
   'background.tools.stream': 'stream',
 
   'tool.background': 'background',
-  'tool.backgroundRunning': 'Runs in the background: the agent went on without waiting for it.',
+  'tool.backgroundRunning':
+    'Runs in the background: the agent went on without waiting for it. Its newest output is under Background tasks in the side panel (Ctrl/Cmd+J).',
   'tool.backgroundEnded': 'Ran in the background, while the agent went on.',
   'tool.fromScript': 'Started by a script of call {id}',
   'tool.nested': 'Calls started by the script of {name}',
@@ -60,7 +61,8 @@ export const backgroundMessages: AreaMessages<keyof typeof en> = {
     'background.tools.stream': '流式',
 
     'tool.background': '后台',
-    'tool.backgroundRunning': '在后台运行：智能体没有等待它，继续工作。',
+    'tool.backgroundRunning':
+      '在后台运行：智能体没有等待它，继续工作。最新的输出见侧边面板（Ctrl/Cmd+J）中的“后台任务”。',
     'tool.backgroundEnded': '曾在后台运行，智能体当时继续工作。',
     'tool.fromScript': '由调用 {id} 的脚本启动',
     'tool.nested': '{name} 的脚本发起的调用',
