@@ -27,9 +27,11 @@ describe('conversation-only mode', () => {
     await expect
       .poll(() => page.getByText('Just talking, no tools here.').isVisible(), { timeout: UI_WAIT })
       .toBe(true);
+    // ToolControl answers about calls and the runtime; nothing here runs commands or touches files.
     expect(suite.ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'ToolControl',
     ]);
     await screenshot(page, 'conversation-only');
   });
@@ -60,7 +62,8 @@ describe('conversation-only mode', () => {
 
     const sidePanel = page.getByRole('complementary', { name: 'Toggle side panel' });
     await expect.poll(() => sidePanel.isVisible(), { timeout: UI_WAIT }).toBe(true);
-    // The session's context and experiences need no kernel; nothing of kernels or MCP shows beside them.
+    // The session's context and experiences need no kernel; nothing of kernels, MCP or background tasks
+    // (nothing here runs commands) shows beside them.
     const experiences = sidePanel.getByRole('heading', { name: 'Experiences' });
     await expect.poll(() => experiences.isVisible(), { timeout: UI_WAIT }).toBe(true);
 

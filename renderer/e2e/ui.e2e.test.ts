@@ -14,6 +14,7 @@ import {
   startUiServer,
   type UiServer,
 } from './support/cairn-ui';
+import { writeFromScript } from './support/script-call';
 import { startTcpRelay } from './support/tcp-relay';
 
 const TEST_TIMEOUT = 120_000;
@@ -595,6 +596,48 @@ describe('Cairn in a browser, against a real sidecar', () => {
         .poll(() => ui.server.core.store.experiences.forSession(sessionId, null).map((e) => e.text))
         .toEqual(['answers are long']);
       await screenshot(page, 'experiences-panel');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'shows a background task in the side panel with its output, cancels it, and nests its script call',
+    async () => {
+      const { page } = await pageWithSession('background session');
+      const command = `echo tick-1; ${writeFromScript('from-script.txt')}; echo tick-2; sleep 300`;
+      ui.replies.enqueue(
+        { content: [{ type: 'tool_use', name: 'Bash', input: { command, is_wait: false } }] },
+        { content: [{ type: 'text', text: 'It runs in the background.' }] },
+      );
+      await send(page, 'Build it in the background');
+      await waitForTurnStatus(page, 0, 'completed');
+      // The card runs on after its turn, marked as a background task, with the script's Write under it.
+      const card = transcript(page).locator('.tool-card[data-tool="Bash"]');
+      expect(await card.locator('.tool-card-badge').textContent()).toBe('background');
+      expect(await card.locator('.tool-status').textContent()).toBe('Running');
+      const nested = transcript(page).getByRole('group', { name: 'Calls started by the script of Bash' });
+      await expect
+        .poll(() => nested.locator('.tool-card[data-tool="Write"] .tool-status').textContent(), {
+          timeout: UI_WAIT,
+        })
+        .toBe('Done');
+
+      await page.getByRole('button', { name: 'Toggle side panel' }).click();
+      const panel = page.getByRole('region', { name: 'Background tasks' });
+      const task = panel.getByRole('listitem', { name: /^Bash: echo tick-1/ });
+      await expect
+        .poll(() => task.getByTestId('background-tail').textContent(), { timeout: UI_WAIT })
+        .toContain('tick-2');
+      expect(await task.getByTestId('background-tail').textContent()).toContain('wrote: true');
+      await screenshot(page, 'background-panel');
+      await task.getByRole('button', { name: 'Cancel' }).click();
+      await expect
+        .poll(() => task.getByTestId('background-status').textContent(), { timeout: UI_WAIT })
+        .toBe('Cancelled');
+      await expect
+        .poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT })
+        .toBe('Cancelled');
+      expect(fs.readFileSync(path.join(ui.projectDir, 'from-script.txt'), 'utf8')).toBe('hi');
     },
     TEST_TIMEOUT,
   );

@@ -10,6 +10,7 @@ import './styles/backend.css';
 import './styles/kernel.css';
 import './styles/mcp.css';
 import './styles/context.css';
+import './styles/background.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

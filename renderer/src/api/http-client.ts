@@ -46,7 +46,10 @@ import {
   QuestionList,
   Session,
   SessionList,
+  ToolCall,
+  ToolCallOutput,
   ToolCallWithResult,
+  ToolRuntimeInfo,
   Turn,
   TurnPage,
 } from '../../../sidecar/src/protocol';
@@ -116,13 +119,8 @@ export class CairnClient {
 
   startTurn = (sessionId: string, prompt: string, requestId: string) =>
     this.request('POST', `/api/sessions/${enc(sessionId)}/turns`, Turn, { prompt, request_id: requestId });
-  listTurns = (sessionId: string, options: { limit?: number; before?: number | null } = {}) => {
-    const query = new URLSearchParams();
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.before !== undefined && options.before !== null) query.set('before', String(options.before));
-    const suffix = query.size > 0 ? `?${query}` : '';
-    return this.request('GET', `/api/sessions/${enc(sessionId)}/turns${suffix}`, TurnPage);
-  };
+  listTurns = (sessionId: string, options: { limit?: number; before?: number | null } = {}) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/turns${query(options)}`, TurnPage);
   getTurn = (id: string) => this.request('GET', `/api/turns/${enc(id)}`, Turn);
   cancelTurn = (id: string) => this.request('POST', `/api/turns/${enc(id)}/cancel`, Turn);
   turnEvents = async (sessionId: string, turnId: string) =>
@@ -130,6 +128,14 @@ export class CairnClient {
       .events;
 
   toolCall = (id: string) => this.request('GET', `/api/tool-calls/${enc(id)}`, ToolCallWithResult);
+  /** The session's background tasks (running first, then the newest ended) and its loaded tools. */
+  toolRuntime = (sessionId: string) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/tool-runtime`, ToolRuntimeInfo);
+  /** A call's output pieces: the newest without `after`, else those after piece `after`. */
+  toolCallOutput = (id: string, after?: number) =>
+    this.request('GET', `/api/tool-calls/${enc(id)}/output${query({ after })}`, ToolCallOutput);
+  /** Stops a running call with what its scripts started, and answers once it has stopped. */
+  cancelToolCall = (id: string) => this.request('POST', `/api/tool-calls/${enc(id)}/cancel`, ToolCall);
 
   questions = async (sessionId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/questions`, QuestionList)).questions;
@@ -143,17 +149,12 @@ export class CairnClient {
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/context/versions`, ContextVersionList))
       .versions;
   /** What the model saw at one version, newest messages first, a page at a time. */
-  contextVersion = (sessionId: string, number: number, options: { limit?: number; before?: number } = {}) => {
-    const query = new URLSearchParams();
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.before !== undefined) query.set('before', String(options.before));
-    const suffix = query.size > 0 ? `?${query}` : '';
-    return this.request(
+  contextVersion = (sessionId: string, number: number, options: { limit?: number; before?: number } = {}) =>
+    this.request(
       'GET',
-      `/api/sessions/${enc(sessionId)}/context/versions/${number}${suffix}`,
+      `/api/sessions/${enc(sessionId)}/context/versions/${number}${query(options)}`,
       ContextVersionView,
     );
-  };
   /** "Compact now": answers when the new version is written (409 turn_running while a turn runs); aborting the signal cancels it. */
   compactNow = (sessionId: string, request: CompactRequest = {}, signal?: AbortSignal) =>
     this.request(
@@ -397,3 +398,12 @@ export class CairnClient {
 }
 
 const enc = encodeURIComponent;
+
+/** `?name=value&…` of the options that are set, in their order; empty when none is. */
+function query(options: Record<string, number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  return search.size > 0 ? `?${search}` : '';
+}

@@ -261,6 +261,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               onTogglePanel={() => setPanelOpen((open) => !open)}
               onShowPanel={showPanel}
               kernels={caps.value?.kernels ?? false}
+              backgroundTasks={caps.value?.shell ?? false}
               panelTarget={panelOpen ? panelTarget : null}
             />
           )

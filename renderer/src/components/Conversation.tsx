@@ -5,10 +5,12 @@ import type { Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
+import { BackgroundController } from '../state/background-controller';
 import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
 import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
+import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
 import { ContextPanel, type ContextRequest } from './context/ContextPanel';
 import { ExperiencesPanel } from './experiences/ExperiencesPanel';
@@ -36,6 +38,8 @@ export function Conversation(props: {
   onShowPanel?(): void;
   /** The server has Python kernels: keep the kernel panel's state. */
   kernels?: boolean;
+  /** The server runs commands (not conversation-only): follow the session's background tasks. */
+  backgroundTasks?: boolean;
   /** Where the side panel's content goes while it is open (null when closed). */
   panelTarget?: HTMLElement | null;
 }) {
@@ -43,12 +47,25 @@ export function Conversation(props: {
   // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
   const [controller, setController] = useState<SessionController | null>(null);
   const [kernelController, setKernelController] = useState<KernelController | null>(null);
+  const [background, setBackground] = useState<BackgroundController | null>(null);
   useEffect(() => {
     const created = new SessionController(props.client, props.stream, props.session.id);
     setController(created);
     void created.start();
     return () => created.dispose();
   }, [props.client, props.stream, props.session.id]);
+  // Background tasks are followed from the session's start, so the panel shows whole tails when it opens.
+  const backgroundEnabled = props.backgroundTasks ?? false;
+  useEffect(() => {
+    if (!controller || !backgroundEnabled) return;
+    const created = new BackgroundController(props.client, controller, controller.sessionId);
+    setBackground(created);
+    void controller.whenStarted().then(() => created.start());
+    return () => {
+      created.dispose();
+      setBackground(null);
+    };
+  }, [props.client, controller, backgroundEnabled]);
   const kernelsEnabled = props.kernels ?? false;
   useEffect(() => {
     if (!controller || !kernelsEnabled) return;
@@ -208,6 +225,7 @@ export function Conversation(props: {
               sessionId={props.session.id}
               projectId={props.session.project_id}
             />
+            {background && <BackgroundPanel controller={background} />}
             {kernelController && (
               <>
                 <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />

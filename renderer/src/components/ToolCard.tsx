@@ -1,75 +1,18 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { CairnClient } from '../api/http-client';
-import { type Translate, useI18n } from '../i18n/i18n';
+import { type Translate, useI18n, useT } from '../i18n/i18n';
 import type { ToolCardState } from '../state/turn-view';
 import { AnsiText, ansiToPlainText } from './AnsiText';
 import { clipLines } from './clip-lines';
 import { MarkedText } from './MarkedText';
 import { hasMcpResultFile, McpResultDownload } from './mcp/McpResultDownload';
+import { isFinished, STATUS_KEYS, toolGlyph } from './tool-labels';
 import { prettyJson, summarizeToolInput } from './tool-summary';
+import { useDurationFormat, useNow } from './use-elapsed';
 
 /** Characters shown inside a card, whatever the line count (one huge line must not freeze the UI). */
 /** Above this a full result is shown without colours: parsing megabytes of ANSI is not worth a frozen UI. */
 const FULL_ANSI_MAX_CHARS = 400_000;
-
-const GLYPHS: Record<string, string> = {
-  Bash: '$',
-  Exec: '▷',
-  Read: '¶',
-  Write: '✎',
-  Edit: '✎',
-  Grep: '⌕',
-  Glob: '✱',
-  AskUserQuestion: '?',
-};
-const DEFAULT_GLYPH = '⚙';
-
-const STATUS_KEYS: Record<ToolCardState['status'], string> = {
-  pending: 'tool.status.pending',
-  waiting_approval: 'tool.status.waitingApproval',
-  running: 'tool.status.running',
-  completed: 'tool.status.completed',
-  failed: 'tool.status.failed',
-  denied: 'tool.status.denied',
-  cancelled: 'tool.status.cancelled',
-  interrupted: 'tool.status.interrupted',
-};
-
-function isFinished(status: ToolCardState['status']): boolean {
-  return status !== 'pending' && status !== 'running' && status !== 'waiting_approval';
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Elapsed time
-
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
-
-function useDurationFormat(): (ms: number, whole: boolean) => string {
-  const { locale, t } = useI18n();
-  return useMemo(() => {
-    const tenths = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-    return (ms: number, wholeSeconds: boolean) => {
-      const safe = Math.max(0, ms);
-      if (safe < 60_000) {
-        const seconds = wholeSeconds ? whole.format(Math.floor(safe / 1000)) : tenths.format(safe / 1000);
-        return t('tool.elapsed.seconds', { seconds });
-      }
-      const minutes = Math.floor(safe / 60_000);
-      const seconds = Math.floor((safe % 60_000) / 1000);
-      return t('tool.elapsed.minutes', { minutes: whole.format(minutes), seconds: whole.format(seconds) });
-    };
-  }, [locale, t]);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Full result
@@ -187,6 +130,7 @@ function ToolCardBody({
 
   return (
     <div id={id} className="tool-card-body">
+      {(card.background || card.parentToolCallId !== null) && <ToolCardOrigin card={card} />}
       {args !== '' && (
         <section className="tool-card-section">
           <h4 className="tool-card-label">{t('tool.arguments')}</h4>
@@ -240,6 +184,24 @@ function ToolCardBody({
   );
 }
 
+/** Where a call comes from and how it runs, in one quiet line: in the background, from a script. */
+function ToolCardOrigin({ card }: { card: ToolCardState }) {
+  const t = useT();
+  const lines: string[] = [];
+  if (card.parentToolCallId !== null) lines.push(t('tool.fromScript', { id: card.parentToolCallId }));
+  if (card.background)
+    lines.push(t(isFinished(card.status) ? 'tool.backgroundEnded' : 'tool.backgroundRunning'));
+  return (
+    <>
+      {lines.map((line) => (
+        <p key={line} className="tool-card-note tool-card-origin">
+          {line}
+        </p>
+      ))}
+    </>
+  );
+}
+
 /** A tool call in the conversation: one line collapsed; arguments, output and full result expanded. */
 export const ToolCard = memo(function ToolCard({
   card,
@@ -264,10 +226,11 @@ export const ToolCard = memo(function ToolCard({
 
   const classes = ['tool-card', `tool-card--${card.status}`];
   if (card.isError) classes.push('tool-card--error');
+  if (card.background) classes.push('tool-card--background');
   if (expanded) classes.push('tool-card--expanded');
 
   return (
-    <div className={classes.join(' ')} data-tool={card.name}>
+    <div className={classes.join(' ')} data-tool={card.name} data-call-id={card.toolCallId ?? undefined}>
       <button
         type="button"
         className="tool-card-header"
@@ -279,12 +242,13 @@ export const ToolCard = memo(function ToolCard({
           ›
         </span>
         <span className="tool-card-icon" aria-hidden="true">
-          {GLYPHS[card.name] ?? DEFAULT_GLYPH}
+          {toolGlyph(card.name)}
         </span>
         <span className="tool-card-name">{card.name}</span>
         <span className="tool-card-summary" title={summary}>
           <MarkedText text={summary} />
         </span>
+        {card.background && <span className="tool-card-badge">{t('tool.background')}</span>}
         <span className={`tool-status tool-status--${card.status}`}>{t(STATUS_KEYS[card.status])}</span>
         {elapsed !== null && <span className="tool-card-elapsed">{elapsed}</span>}
       </button>

@@ -6,7 +6,7 @@ import { CompactionCard } from './context/CompactionCard';
 import { MarkdownView } from './MarkdownView';
 import { QuestionCard } from './QuestionCard';
 import { ThinkingBlock } from './ThinkingBlock';
-import { ToolCard } from './ToolCard';
+import { ToolItemView } from './ToolItemView';
 import { TurnNote } from './TurnNote';
 import { TurnStatusLine } from './TurnStatusLine';
 import { TurnUsage } from './TurnUsage';
@@ -40,7 +40,9 @@ export const TurnBlock = memo(function TurnBlock(props: {
           case 'thinking':
             return <ThinkingBlock key={item.key} text={item.text} streaming={item.streaming} />;
           case 'tool':
-            return <ToolCard key={item.key} card={item.card} client={props.client} />;
+            return (
+              <ToolItemView key={item.key} item={item} client={props.client} onAnswer={props.onAnswer} />
+            );
           case 'question':
             return (
               <QuestionCard

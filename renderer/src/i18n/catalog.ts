@@ -1,4 +1,5 @@
 import { backendMessages } from './messages/backend';
+import { backgroundMessages } from './messages/background';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
 import { kernelMessages } from './messages/kernels';
@@ -22,6 +23,7 @@ const areas = [
   backendMessages,
   kernelMessages,
   mcpMessages,
+  backgroundMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

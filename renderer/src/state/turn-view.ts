@@ -5,7 +5,6 @@ import type {
   ErrorInfo,
   Question,
   ToolCall,
-  ToolCallStatus,
   Turn,
   TurnWithDetails,
 } from '../../../sidecar/src/protocol';
@@ -16,28 +15,32 @@ import {
   isContextEvent,
   settleCompaction,
 } from './compaction-item';
+import {
+  addQuestionNested,
+  addUnder,
+  appendOutput,
+  cardFromCall,
+  changeFirst,
+  type NestedItem,
+  newCard,
+  type QuestionItem,
+  questionItem,
+  settleCards,
+  type ToolCardState,
+  type ToolItem,
+  toolItem,
+  updateCardById,
+  updateCardByUse,
+} from './tool-items';
 
-export interface ToolCardState {
-  key: string;
-  toolUseId: string;
-  toolCallId: string | null;
-  name: string;
-  input: unknown;
-  status: ToolCallStatus | 'pending';
-  /** Live stdout/stderr while it runs (bounded). */
-  output: string;
-  preview: string | null;
-  isError: boolean;
-  durationMs: number | null;
-  startedAt: number | null;
-}
+export type { NestedItem, QuestionItem, ToolCardState, ToolItem } from './tool-items';
 
 export type TurnItem =
   | { kind: 'prompt'; key: string; text: string }
   | { kind: 'text'; key: string; text: string; streaming: boolean }
   | { kind: 'thinking'; key: string; text: string; streaming: boolean }
-  | { kind: 'tool'; key: string; card: ToolCardState }
-  | { kind: 'question'; key: string; question: Question }
+  | ToolItem
+  | QuestionItem
   | {
       kind: 'note';
       key: string;
@@ -55,24 +58,15 @@ export interface TurnView {
   response: number;
 }
 
-const MAX_LIVE_OUTPUT = 64 * 1024;
-const UNSETTLED = new Set<ToolCardState['status']>(['pending', 'running', 'waiting_approval']);
-
 /**
  * A finished (or reloaded) turn from its stored messages and tool calls, with its compactions placed
- * after the message each was written after.
+ * after the message each was written after. A call's card takes the call's state now (a background call
+ * may run on, or have ended, after its turn), and the calls scripts started are nested under their parent.
  */
 export function turnFromHistory(t: TurnWithDetails): TurnView {
   const { messages, tool_calls, questions, compactions: versions, ...turn } = t;
   const calls = new Map(tool_calls.map((c) => [c.tool_use_id, c]));
-  // Questions and approvals stay where they were asked: right after their tool's card.
-  const asked = new Map<string, Question[]>();
-  for (const question of questions) {
-    const key = question.tool_call_id ?? '';
-    asked.set(key, [...(asked.get(key) ?? []), question]);
-  }
-  const questionItems = (key: string): TurnItem[] =>
-    (asked.get(key) ?? []).map((question) => ({ kind: 'question', key: `q-${question.id}`, question }));
+  const places = new HistoryPlaces(messages, tool_calls, questions);
   const compactions = compactionsByMessage(versions);
   const items: TurnItem[] = [{ kind: 'prompt', key: 'prompt', text: turn.prompt }];
   messages.forEach((message, m) => {
@@ -84,14 +78,72 @@ export function turnFromHistory(t: TurnWithDetails): TurnView {
       message.content.forEach((block, b) => {
         const call = calls.get(String(block.id));
         const item = itemFromBlock(block, `m${m}-b${b}`, call);
+        if (item?.kind === 'tool' && call) item.nested = places.nestedUnder(call.id);
         if (item) items.push(item);
-        if (call) items.push(...questionItems(call.id));
+        if (call) items.push(...places.questionsOf(call.id));
       });
     }
     items.push(...(compactions.get(message.id) ?? []));
   });
-  items.push(...questionItems(''));
+  // Whatever found no place above (a script's call whose parent is not in this turn, a question of no
+  // call) still shows, at the end.
+  items.push(...places.leftovers());
   return { turn, items, response: messages.length };
+}
+
+/** Where a stored turn's script calls and questions go: under their parent call, after their own call. */
+class HistoryPlaces {
+  private readonly children = new Map<string, ToolCall[]>();
+  private readonly asked = new Map<string, Question[]>();
+  private readonly placed = new Set<string>();
+
+  constructor(
+    messages: TurnWithDetails['messages'],
+    calls: readonly ToolCall[],
+    private readonly questions: readonly Question[],
+  ) {
+    const used = new Set<string>();
+    for (const message of messages)
+      for (const block of message.content) if (block.type === 'tool_use') used.add(String(block.id));
+    for (const call of calls) {
+      if (call.parent_tool_call_id === null || used.has(call.tool_use_id)) continue;
+      const list = this.children.get(call.parent_tool_call_id) ?? [];
+      list.push(call);
+      this.children.set(call.parent_tool_call_id, list);
+    }
+    for (const question of questions) {
+      const key = question.tool_call_id ?? '';
+      this.asked.set(key, [...(this.asked.get(key) ?? []), question]);
+    }
+  }
+
+  questionsOf(callId: string): QuestionItem[] {
+    return (this.asked.get(callId) ?? []).map((question) => {
+      this.placed.add(question.id);
+      return questionItem(question);
+    });
+  }
+
+  nestedUnder(callId: string): NestedItem[] {
+    return (this.children.get(callId) ?? []).flatMap((child) => {
+      if (this.placed.has(child.id)) return [];
+      this.placed.add(child.id);
+      return [toolItem(cardFromCall(child), this.nestedUnder(child.id)), ...this.questionsOf(child.id)];
+    });
+  }
+
+  leftovers(): TurnItem[] {
+    const items: TurnItem[] = [];
+    for (const list of this.children.values())
+      for (const call of list) {
+        if (this.placed.has(call.id)) continue;
+        this.placed.add(call.id);
+        items.push(toolItem(cardFromCall(call), this.nestedUnder(call.id)), ...this.questionsOf(call.id));
+      }
+    for (const question of this.questions)
+      if (!this.placed.has(question.id)) items.push(questionItem(question));
+    return items;
+  }
 }
 
 function compactionsByMessage(versions: readonly ContextVersionInfo[]): Map<number, CompactionItem[]> {
@@ -174,51 +226,60 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
       };
     }
     case 'tool.started':
-      return updateCard(
+      return startCard(view, event);
+    case 'tool.running':
+      return withItems(
         view,
-        event.tool_use_id,
-        (card) => ({
-          ...card,
-          toolCallId: event.tool_call_id,
-          status: event.status,
-          startedAt: Date.parse(event.time),
-        }),
-        () => newCard(`tool-${event.tool_use_id}`, event.tool_use_id, event.name, event.input),
+        updateCardById(view.items, event.tool_call_id, (card) =>
+          card.status === 'waiting_approval' ? { ...card, status: 'running' } : card,
+        ),
       );
     case 'tool.output':
-      return updateCardById(view, event.tool_call_id, (card) => ({
-        ...card,
-        output: (card.output + event.text).slice(-MAX_LIVE_OUTPUT),
-      }));
+      return withItems(
+        view,
+        updateCardById(view.items, event.tool_call_id, (card) => appendOutput(card, event.text)),
+      );
     case 'tool.finished':
-      return updateCardById(view, event.tool_call_id, (card) => ({
-        ...card,
-        status: event.status,
-        isError: event.is_error,
-        preview: event.preview,
-        durationMs: event.duration_ms,
-      }));
+      return withItems(
+        view,
+        updateCardById(view.items, event.tool_call_id, (card) => ({
+          ...card,
+          status: event.status,
+          isError: event.is_error,
+          preview: event.preview,
+          durationMs: event.duration_ms,
+          exitCode: event.exit_code,
+        })),
+      );
     case 'question.required':
+      // A script's call asks next to its own card; any other question comes next in the turn.
       return {
         ...view,
-        items: [...view.items, { kind: 'question', key: `q-${event.question.id}`, question: event.question }],
+        items: addQuestionNested(view.items, event.question) ?? [...view.items, questionItem(event.question)],
       };
     case 'question.answered':
     case 'question.closed': {
-      const index = view.items.findIndex((i) => i.kind === 'question' && i.question.id === event.question_id);
-      if (index === -1) return view;
-      const item = view.items[index] as Extract<TurnItem, { kind: 'question' }>;
-      const question: Question =
-        event.type === 'question.answered'
-          ? { ...item.question, status: 'answered', answer: event.answer, answered_at: event.time }
-          : { ...item.question, status: 'closed' };
-      const answered = replaceAt(view, index, { ...item, question });
+      const found: { question: Question | null } = { question: null };
+      const items = changeFirst(view.items, (item) => {
+        if (item.kind !== 'question' || item.question.id !== event.question_id) return null;
+        found.question =
+          event.type === 'question.answered'
+            ? { ...item.question, status: 'answered', answer: event.answer, answered_at: event.time }
+            : { ...item.question, status: 'closed' };
+        return { ...item, question: found.question };
+      });
+      const question = found.question;
+      if (!items || !question) return view;
       // An allowed call runs now; a denied one waits for its tool.finished, which says "denied".
       if (question.kind !== 'approval' || !question.tool_call_id || question.answer !== 'allow')
-        return answered;
-      return updateCardById(answered, question.tool_call_id, (card) =>
-        card.status === 'waiting_approval' ? { ...card, status: 'running' } : card,
-      );
+        return { ...view, items };
+      return {
+        ...view,
+        items:
+          updateCardById(items, question.tool_call_id, (card) =>
+            card.status === 'waiting_approval' ? { ...card, status: 'running' } : card,
+          ) ?? items,
+      };
     }
     case 'turn.completed':
       return finish(view, 'completed', null, event.time, event.usage);
@@ -248,12 +309,10 @@ function finish(
 ): TurnView {
   // Nothing of an ended turn is still running: settle streams, and tool cards that never heard their end.
   const settled: ToolCardState['status'] = status === 'cancelled' ? 'cancelled' : 'interrupted';
-  const items = view.items.map((item): TurnItem => {
+  const cards = status === 'completed' ? view.items : settleCards(view.items, settled);
+  const items = cards.map((item): TurnItem => {
     if ((item.kind === 'text' || item.kind === 'thinking') && item.streaming)
       return { ...item, streaming: false };
-    if (item.kind === 'tool' && status !== 'completed' && UNSETTLED.has(item.card.status)) {
-      return { ...item, card: { ...item.card, status: settled } };
-    }
     // A compaction that never heard its end stopped with the turn; the card says so in words.
     if (item.kind === 'compaction')
       return settleCompaction(item, {
@@ -270,66 +329,40 @@ function itemFromBlock(block: ContentBlock, key: string, call: ToolCall | undefi
   if (block.type === 'thinking')
     return { kind: 'thinking', key, text: String(block.thinking ?? ''), streaming: false };
   if (block.type === 'tool_use') {
-    const card = newCard(`tool-${String(block.id)}`, String(block.id), String(block.name), block.input);
-    if (call) {
-      Object.assign(card, {
-        toolCallId: call.id,
-        status: call.status,
-        preview: call.preview,
-        isError: call.is_error,
-        durationMs: call.duration_ms,
-        startedAt: Date.parse(call.started_at),
-      });
-    }
-    return { kind: 'tool', key: card.key, card };
+    const [id, name] = [String(block.id), String(block.name)];
+    // The stored call says where it is now: a background call's receipt is not its end.
+    return toolItem(call ? cardFromCall(call, name, block.input) : newCard(id, name, block.input));
   }
   return null;
 }
 
-function newCard(key: string, toolUseId: string, name: string, input: unknown): ToolCardState {
-  return {
-    key,
-    toolUseId,
-    toolCallId: null,
-    name,
-    input,
-    status: 'pending',
-    output: '',
-    preview: null,
-    isError: false,
-    durationMs: null,
-    startedAt: null,
-  };
+/**
+ * A call starts: the model's card (made from its tool_use) learns its call; a script's call gets a card
+ * of its own under the card of the call whose script started it.
+ */
+function startCard(view: TurnView, event: Extract<CairnEvent, { type: 'tool.started' }>): TurnView {
+  const start = (card: ToolCardState): ToolCardState => ({
+    ...card,
+    toolCallId: event.tool_call_id,
+    status: event.status,
+    startedAt: Date.parse(event.time),
+    background: event.background,
+    parentToolCallId: event.parent_tool_call_id,
+  });
+  const known = updateCardByUse(view.items, event.tool_use_id, start);
+  if (known) return { ...view, items: known };
+  const item = toolItem(start(newCard(event.tool_use_id, event.name, event.input)));
+  const parent = event.parent_tool_call_id;
+  const nested = parent === null ? null : addUnder(view.items, parent, item);
+  return { ...view, items: nested ?? [...view.items, item] };
+}
+
+function withItems(view: TurnView, items: TurnItem[] | null): TurnView {
+  return items ? { ...view, items } : view;
 }
 
 function replaceAt(view: TurnView, index: number, item: TurnItem): TurnView {
   const items = view.items.slice();
   items[index] = item;
   return { ...view, items };
-}
-
-function updateCard(
-  view: TurnView,
-  toolUseId: string,
-  update: (card: ToolCardState) => ToolCardState,
-  create: () => ToolCardState,
-): TurnView {
-  const index = view.items.findIndex((i) => i.kind === 'tool' && i.card.toolUseId === toolUseId);
-  if (index === -1) {
-    const card = update(create());
-    return { ...view, items: [...view.items, { kind: 'tool', key: card.key, card }] };
-  }
-  const item = view.items[index] as Extract<TurnItem, { kind: 'tool' }>;
-  return replaceAt(view, index, { ...item, card: update(item.card) });
-}
-
-function updateCardById(
-  view: TurnView,
-  toolCallId: string,
-  update: (card: ToolCardState) => ToolCardState,
-): TurnView {
-  const index = view.items.findIndex((i) => i.kind === 'tool' && i.card.toolCallId === toolCallId);
-  if (index === -1) return view;
-  const item = view.items[index] as Extract<TurnItem, { kind: 'tool' }>;
-  return replaceAt(view, index, { ...item, card: update(item.card) });
 }

@@ -136,6 +136,53 @@ describe('CairnClient', () => {
     expect(key?.url).not.toContain('sk-secret');
   });
 
+  it("reads the tool runtime, a call's output pieces and cancels a call, validated by their schemas", async () => {
+    const call = {
+      id: 'tc1',
+      session_id: 's1',
+      turn_id: 't1',
+      tool_use_id: 'tu1',
+      name: 'Bash',
+      input: { command: 'sleep 9' },
+      status: 'running',
+      is_error: false,
+      preview: null,
+      result_file: null,
+      started_at: '2025-01-01T00:00:00.000Z',
+      finished_at: null,
+      duration_ms: null,
+      parent_tool_call_id: null,
+      background: true,
+      exit_code: null,
+      meta: null,
+    };
+    const output = {
+      call_id: 'tc1',
+      status: 'running',
+      pieces: [],
+      next_after: 4,
+      missing: 0,
+      running: true,
+    };
+    const { client, seen } = clientWith((url) => {
+      if (url.endsWith('/tool-runtime')) return json(200, { calls: [call], loaded_tools: [] });
+      if (url.includes('/output')) return json(200, output);
+      return json(200, { ...call, status: 'cancelled' });
+    });
+    expect(await client.toolRuntime('s1')).toEqual({ calls: [call], loaded_tools: [] });
+    expect(await client.toolCallOutput('tc1')).toEqual(output);
+    await client.toolCallOutput('tc1', 4);
+    expect((await client.cancelToolCall('tc1')).status).toBe('cancelled');
+    expect(seen.map((s) => `${s.method} ${new URL(s.url).pathname}${new URL(s.url).search}`)).toEqual([
+      'GET /api/sessions/s1/tool-runtime',
+      'GET /api/tool-calls/tc1/output',
+      'GET /api/tool-calls/tc1/output?after=4',
+      'POST /api/tool-calls/tc1/cancel',
+    ]);
+    const bad = clientWith(() => json(200, { calls: [{ ...call, status: 'sleeping' }], loaded_tools: [] }));
+    expect((await rejection(bad.client.toolRuntime('s1'))).code).toBe('bad_response');
+  });
+
   it('encodes ids in paths', async () => {
     const { client, seen } = clientWith(() => new Response(null, { status: 204 }));
     await client.deleteModel('a/b?c');

@@ -26,6 +26,9 @@ function makeCard(patch: Partial<ToolCardState> = {}): ToolCardState {
     isError: false,
     durationMs: null,
     startedAt: null,
+    background: false,
+    parentToolCallId: null,
+    exitCode: null,
     ...patch,
   };
 }

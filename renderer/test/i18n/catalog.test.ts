@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, LOCALES } from '../../src/i18n/catalog';
 import { backendMessages } from '../../src/i18n/messages/backend';
+import { backgroundMessages } from '../../src/i18n/messages/background';
 import { contextMessages } from '../../src/i18n/messages/context';
 import { conversationMessages } from '../../src/i18n/messages/conversation';
 import { kernelMessages } from '../../src/i18n/messages/kernels';
@@ -34,6 +35,7 @@ describe('the message catalog', () => {
       backendMessages,
       kernelMessages,
       mcpMessages,
+      backgroundMessages,
     };
     const owner = new Map<string, string>();
     for (const [name, area] of Object.entries(areas)) {

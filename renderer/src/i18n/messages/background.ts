@@ -1,0 +1,70 @@
+import type { AreaMessages } from '../catalog';
+
+/** Background tasks (the side panel's section), loaded tools, and how tool cards mark background and script calls. */
+const en = {
+  'background.title': 'Background tasks',
+  'background.running': '{count} running',
+  'background.empty':
+    'Nothing runs in the background. When the agent starts a long command without waiting for it, it shows here with its newest output.',
+  'background.callLabel': '{name}: {summary}',
+  'background.cancel': 'Cancel',
+  'background.stopping': 'Stopping…',
+  'background.cancelFailed': 'Could not cancel it: {message}',
+  'background.exitCode': 'exit code {code}',
+  'background.output': 'Output',
+  'background.outputLoading': 'Reading its output…',
+  'background.tailNote': 'Earlier output is left out: these are its newest lines.',
+  'background.tools.title': 'Loaded tools',
+  'background.tools.empty': 'No tools loaded. The agent can load a tool from a file of the project.',
+  'background.tools.ready': 'Ready',
+  'background.tools.crashed': 'Crashed',
+  'background.tools.local': 'Runs in Cairn',
+  'background.tools.process': 'Runs in a worker process (pid {pid})',
+  'background.tools.processNoPid': 'Runs in a worker process',
+  'background.tools.error': 'Error: {message}',
+  'background.tools.methods': 'Methods of {name}',
+  'background.tools.batch': 'batch',
+  'background.tools.stream': 'stream',
+
+  'tool.background': 'background',
+  'tool.backgroundRunning':
+    'Runs in the background: the agent went on without waiting for it. Its newest output is under Background tasks in the side panel (Ctrl/Cmd+J).',
+  'tool.backgroundEnded': 'Ran in the background, while the agent went on.',
+  'tool.fromScript': 'Started by a script of call {id}',
+  'tool.nested': 'Calls started by the script of {name}',
+};
+
+export const backgroundMessages: AreaMessages<keyof typeof en> = {
+  en,
+  'zh-CN': {
+    'background.title': '后台任务',
+    'background.running': '{count} 个运行中',
+    'background.empty': '没有在后台运行的任务。智能体不等待而启动的长命令会显示在这里，并附带最新的输出。',
+    'background.callLabel': '{name}：{summary}',
+    'background.cancel': '取消',
+    'background.stopping': '正在停止…',
+    'background.cancelFailed': '无法取消：{message}',
+    'background.exitCode': '退出码 {code}',
+    'background.output': '输出',
+    'background.outputLoading': '正在读取输出…',
+    'background.tailNote': '较早的输出已省略，以下是最新的几行。',
+    'background.tools.title': '已加载的工具',
+    'background.tools.empty': '没有已加载的工具。智能体可以从项目中的文件加载工具。',
+    'background.tools.ready': '就绪',
+    'background.tools.crashed': '已崩溃',
+    'background.tools.local': '在 Cairn 中运行',
+    'background.tools.process': '在工作进程中运行（pid {pid}）',
+    'background.tools.processNoPid': '在工作进程中运行',
+    'background.tools.error': '错误：{message}',
+    'background.tools.methods': '{name} 的方法',
+    'background.tools.batch': '批量',
+    'background.tools.stream': '流式',
+
+    'tool.background': '后台',
+    'tool.backgroundRunning':
+      '在后台运行：智能体没有等待它，继续工作。最新的输出见侧边面板（Ctrl/Cmd+J）中的“后台任务”。',
+    'tool.backgroundEnded': '曾在后台运行，智能体当时继续工作。',
+    'tool.fromScript': '由调用 {id} 的脚本启动',
+    'tool.nested': '{name} 的脚本发起的调用',
+  },
+};

@@ -1,0 +1,113 @@
+import type { CairnEvent, ToolCall } from '../../../sidecar/src/protocol';
+import type { CairnClient } from '../api/http-client';
+import {
+  applyOutput,
+  applyRuntimeEvent,
+  type BackgroundView,
+  backgroundFromInfo,
+  isActive,
+  isRuntimeEvent,
+  replaceCall,
+} from './background-view';
+import { type EventSource, messageOf } from './session-controller';
+
+export interface BackgroundSnapshot {
+  view: BackgroundView | null;
+  error: string | null;
+}
+
+/**
+ * A piece holds the output of a short window (200 ms on the sidecar): reading a call's pieces this long after
+ * the session's page was read finds in them all the output from before the live events begin.
+ */
+const PIECES_SETTLE_MS = 300;
+
+/**
+ * The side panel's background tasks for one session, kept from the moment the session opens (so the panel
+ * shows whole tails whenever it opens): the list read once the session's subscription is made, live tool
+ * events on top, and each running call's newest output read from its pieces.
+ */
+export class BackgroundController {
+  private snapshot: BackgroundSnapshot = { view: null, error: null };
+  private readonly listeners = new Set<() => void>();
+  /** Live events held back until the list has arrived. */
+  private held: CairnEvent[] | null = [];
+  private unlisten: (() => void) | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly client: CairnClient,
+    private readonly source: EventSource,
+    readonly sessionId: string,
+    private readonly settleMs = PIECES_SETTLE_MS,
+  ) {}
+
+  /** Call once the source is subscribed: the list read here then overlaps the live events. */
+  async start(): Promise<void> {
+    if (this.disposed) return;
+    this.unlisten = this.source.listen((event) => this.onEvent(event));
+    try {
+      const info = await this.client.toolRuntime(this.sessionId);
+      if (this.disposed) return;
+      const view = (this.held ?? []).reduce(applyRuntimeEvent, backgroundFromInfo(info));
+      this.held = null;
+      this.update({ view, error: null });
+      const running = view.calls.filter((c) => c.tail === null && isActive(c.call));
+      if (running.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+      await Promise.all(running.map((c) => this.readTail(c.call.id)));
+    } catch (error) {
+      this.held = null;
+      if (!this.disposed) this.update({ error: messageOf(error) });
+    }
+  }
+
+  /** Reads a call's newest output (an ended call's when its output is opened). */
+  readTail = async (callId: string): Promise<void> => {
+    try {
+      const output = await this.client.toolCallOutput(callId);
+      const view = this.snapshot.view;
+      if (!this.disposed && view) this.update({ view: applyOutput(view, output) });
+    } catch (error) {
+      if (!this.disposed) this.update({ error: messageOf(error) });
+    }
+  };
+
+  /** Cancels a call; resolves with it once it has stopped, rejects with the API's error. */
+  cancel = async (callId: string): Promise<ToolCall> => {
+    const call = await this.client.cancelToolCall(callId);
+    const view = this.snapshot.view;
+    if (!this.disposed && view) this.update({ view: replaceCall(view, call) });
+    return call;
+  };
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): BackgroundSnapshot => this.snapshot;
+
+  dispose(): void {
+    this.disposed = true;
+    this.unlisten?.();
+    this.listeners.clear();
+  }
+
+  private onEvent(event: CairnEvent): void {
+    if (!isRuntimeEvent(event)) return;
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
+    const current = this.snapshot.view;
+    if (!current) return;
+    const view = applyRuntimeEvent(current, event);
+    if (view !== current) this.update({ view });
+  }
+
+  private update(patch: Partial<BackgroundSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
