@@ -132,7 +132,7 @@ describe('the Python kernel driver', () => {
   });
 });
 
-describe('the workers of loaded tools', () => {
+describe('the tool runtime\'s assets: the workers of loaded tools and the Python client', () => {
   it('ship as resources outside the archive, where the sidecar looks for them (<resources>/tool-runtime)', () => {
     const sets = (config.extraResources ?? []) as { from?: string; to?: string; filter?: string[] }[];
     const workers = sets.find((set) => set.from === 'sidecar/src/tools/runtime/assets');
@@ -142,15 +142,16 @@ describe('the workers of loaded tools', () => {
       'cairn-tool-worker.mjs',
       'tool-worker-core.mjs',
       'cairn_tool_worker.py',
+      'python/cairn_tools.py',
     ]);
     for (const file of workers?.filter ?? []) {
       expect(fs.existsSync(path.join(ROOT, 'sidecar/src/tools/runtime/assets', file)), file).toBe(true);
     }
     const lookup = fs.readFileSync(
-      path.join(ROOT, 'sidecar/src/tools/runtime/loaded/worker-command.ts'),
+      path.join(ROOT, 'sidecar/src/tools/runtime/runtime-assets.ts'),
       'utf8',
     );
-    expect(lookup).toContain("path.join(resources, 'tool-runtime', file)");
+    expect(lookup).toContain("path.join(resources, 'tool-runtime')");
   });
 });
 
