@@ -235,6 +235,48 @@ describe('background calls', () => {
     expect(call.body.result).toContain('Cairn stopped while this call ran');
   });
 
+  it('lists running and recent background calls, and guides script writing by topic', async () => {
+    const { sessionId } = await h.newSession();
+    h.model.enqueue(
+      {
+        content: [
+          { type: 'tool_use', name: 'Bash', input: { command: 'sleep 300', is_wait: false } },
+          { type: 'tool_use', name: 'Bash', input: { command: 'true', is_wait: false } },
+        ],
+      },
+      {
+        kind: 'handler',
+        handle: async (req) => {
+          const [, quick] = lastToolResults(req).map((r) => JSON.parse(r.content) as { call_id: string });
+          await finished(sessionId, quick!.call_id);
+          return {
+            content: [
+              { type: 'tool_use', name: 'ToolControl', input: { action: 'list' } },
+              { type: 'tool_use', name: 'ToolControl', input: { action: 'guide', topic: 'python' } },
+              { type: 'tool_use', name: 'ToolControl', input: { action: 'guide', topic: 'nope' } },
+              { type: 'tool_use', name: 'ToolControl', input: { action: 'status' } },
+            ],
+          };
+        },
+      },
+      { content: [{ type: 'text', text: 'listed' }] },
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'list')).id);
+    const [list, python, unknown, noId] = lastToolResults(h.model.requests.at(-1)!);
+    const listed = JSON.parse(list!.content) as { background_calls: { status: string }[]; loaded_tools: [] };
+    // The running one first, then the ended one.
+    expect(listed.background_calls.map((c) => c.status)).toEqual(['running', 'completed']);
+    expect(listed.loaded_tools).toEqual([]);
+    expect(python!.content).toContain('cairn_tools.call(');
+    expect(unknown!.content).toContain('No guide on "nope"');
+    expect(noId).toMatchObject({ is_error: true });
+    expect(noId!.content).toContain('needs "call_id"');
+    for (const call of (await h.api<ToolRuntimeInfo>('GET', `/api/sessions/${sessionId}/tool-runtime`)).body
+      .calls) {
+      if (call.status === 'running') await h.api('POST', `/api/tool-calls/${call.id}/cancel`);
+    }
+  });
+
   it('refuses is_wait false for a tool that answers at once, and a wrong is_wait', async () => {
     const { sessionId } = await h.newSession();
     h.model.enqueue(
