@@ -132,7 +132,7 @@ describe('the Python kernel driver', () => {
   });
 });
 
-describe('the tool runtime\'s assets: the workers of loaded tools and the Python client', () => {
+describe("the tool runtime's assets: the workers of loaded tools and the Python client", () => {
   it('ship as resources outside the archive, where the sidecar looks for them (<resources>/tool-runtime)', () => {
     const sets = (config.extraResources ?? []) as { from?: string; to?: string; filter?: string[] }[];
     const workers = sets.find((set) => set.from === 'sidecar/src/tools/runtime/assets');
@@ -147,10 +147,7 @@ describe('the tool runtime\'s assets: the workers of loaded tools and the Python
     for (const file of workers?.filter ?? []) {
       expect(fs.existsSync(path.join(ROOT, 'sidecar/src/tools/runtime/assets', file)), file).toBe(true);
     }
-    const lookup = fs.readFileSync(
-      path.join(ROOT, 'sidecar/src/tools/runtime/runtime-assets.ts'),
-      'utf8',
-    );
+    const lookup = fs.readFileSync(path.join(ROOT, 'sidecar/src/tools/runtime/runtime-assets.ts'), 'utf8');
     expect(lookup).toContain("path.join(resources, 'tool-runtime')");
   });
 });

@@ -9,6 +9,7 @@ import {
   isRuntimeEvent,
   replaceCall,
 } from './background-view';
+import { LiveController } from './live-controller';
 import { type EventSource, messageOf } from './session-controller';
 
 export interface BackgroundSnapshot {
@@ -27,30 +28,24 @@ const PIECES_SETTLE_MS = 300;
  * shows whole tails whenever it opens): the list read once the session's subscription is made, live tool
  * events on top, and each running call's newest output read from its pieces.
  */
-export class BackgroundController {
-  private snapshot: BackgroundSnapshot = { view: null, error: null };
-  private readonly listeners = new Set<() => void>();
-  /** Live events held back until the list has arrived. */
-  private held: CairnEvent[] | null = [];
-  private unlisten: (() => void) | null = null;
-  private disposed = false;
-
+export class BackgroundController extends LiveController<BackgroundSnapshot> {
   constructor(
     private readonly client: CairnClient,
-    private readonly source: EventSource,
+    source: EventSource,
     readonly sessionId: string,
     private readonly settleMs = PIECES_SETTLE_MS,
-  ) {}
+  ) {
+    super(source, { view: null, error: null });
+  }
 
   /** Call once the source is subscribed: the list read here then overlaps the live events. */
   async start(): Promise<void> {
     if (this.disposed) return;
-    this.unlisten = this.source.listen((event) => this.onEvent(event));
+    this.listen();
     try {
       const info = await this.client.toolRuntime(this.sessionId);
       if (this.disposed) return;
-      const view = (this.held ?? []).reduce(applyRuntimeEvent, backgroundFromInfo(info));
-      this.held = null;
+      const view = this.takeHeld().filter(isRuntimeEvent).reduce(applyRuntimeEvent, backgroundFromInfo(info));
       this.update({ view, error: null });
       const running = view.calls.filter((c) => c.tail === null && isActive(c.call));
       if (running.length === 0) return;
@@ -81,33 +76,11 @@ export class BackgroundController {
     return call;
   };
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): BackgroundSnapshot => this.snapshot;
-
-  dispose(): void {
-    this.disposed = true;
-    this.unlisten?.();
-    this.listeners.clear();
-  }
-
-  private onEvent(event: CairnEvent): void {
+  protected onEvent(event: CairnEvent): void {
     if (!isRuntimeEvent(event)) return;
-    if (this.held) {
-      this.held.push(event);
-      return;
-    }
     const current = this.snapshot.view;
     if (!current) return;
     const view = applyRuntimeEvent(current, event);
     if (view !== current) this.update({ view });
-  }
-
-  private update(patch: Partial<BackgroundSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }

@@ -8,6 +8,7 @@ import {
   withKernelInfo,
   withVariables,
 } from './kernel-view';
+import { LiveController } from './live-controller';
 import type { EventSource } from './session-controller';
 
 export interface KernelSnapshot {
@@ -22,24 +23,19 @@ const PAGE = 10_000;
  * The kernel panel's state for one session: the journal's `kernel.*` events folded by one reducer,
  * from history on open and live afterwards, plus each kernel's variables (refreshed after each result).
  */
-export class KernelController {
-  private snapshot: KernelSnapshot = { state: EMPTY_KERNELS, loading: true, error: null };
-  private readonly listeners = new Set<() => void>();
-  /** Live events held back until the history has been folded in. */
-  private held: CairnEvent[] | null = [];
-  private unlisten: (() => void) | null = null;
-  private disposed = false;
-
+export class KernelController extends LiveController<KernelSnapshot> {
   constructor(
     private readonly client: CairnClient,
-    private readonly source: EventSource,
+    source: EventSource,
     readonly sessionId: string,
-  ) {}
+  ) {
+    super(source, { state: EMPTY_KERNELS, loading: true, error: null });
+  }
 
   /** Call once the source is subscribed: the history read here then overlaps the live events. */
   async start(): Promise<void> {
     if (this.disposed) return;
-    this.unlisten = this.source.listen((event) => this.onEvent(event));
+    this.listen();
     try {
       let state = EMPTY_KERNELS;
       for (;;) {
@@ -50,8 +46,7 @@ export class KernelController {
       }
       state = withKernelInfo(state, await this.client.listKernels(this.sessionId));
       if (this.disposed) return;
-      for (const event of this.held ?? []) state = applyKernelEvent(state, event);
-      this.held = null;
+      for (const event of this.takeHeld()) state = applyKernelEvent(state, event);
       this.update({ state, loading: false });
       for (const kernel of state.kernels) {
         if (kernel.state === 'idle') void this.refreshVariables(kernel.name);
@@ -89,34 +84,12 @@ export class KernelController {
     }
   };
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): KernelSnapshot => this.snapshot;
-
-  dispose(): void {
-    this.disposed = true;
-    this.unlisten?.();
-    this.listeners.clear();
-  }
-
-  private onEvent(event: CairnEvent): void {
-    if (this.held) {
-      this.held.push(event);
-      return;
-    }
+  protected onEvent(event: CairnEvent): void {
     if (!isKernelEvent(event)) return;
     const state = applyKernelEvent(this.snapshot.state, event);
     if (state === this.snapshot.state) return;
     this.update({ state });
     if (event.type === 'kernel.result') void this.refreshVariables(event.kernel);
-  }
-
-  private update(patch: Partial<KernelSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }
 

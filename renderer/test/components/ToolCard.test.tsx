@@ -9,28 +9,13 @@ import { ToolCard } from '../../src/components/ToolCard';
 import { summarizeToolInput } from '../../src/components/tool-summary';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
 
 const ESC = '\x1b';
 
 function makeCard(patch: Partial<ToolCardState> = {}): ToolCardState {
-  return {
-    key: 'tool-tu1',
-    toolUseId: 'tu1',
-    toolCallId: null,
-    name: 'Bash',
-    input: { command: 'npm test' },
-    status: 'pending',
-    output: '',
-    preview: null,
-    isError: false,
-    durationMs: null,
-    startedAt: null,
-    background: false,
-    parentToolCallId: null,
-    exitCode: null,
-    ...patch,
-  };
+  return { ...newCard('tu1', 'Bash', { command: 'npm test' }), ...patch };
 }
 
 interface Call {

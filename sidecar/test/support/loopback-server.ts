@@ -40,6 +40,14 @@ export async function listenOnFreePort(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/** A port on 127.0.0.1 that was free a moment ago: nothing listens on it now (until something takes it). */
+export async function freeLoopbackPort(): Promise<number> {
+  const probe = http.createServer();
+  const port = await listenOnFreePort(probe);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /** An HTTP(S) server on 127.0.0.1 at a free port, resolved once it accepts connections. */
 export async function listenOnLoopback(
   handler: http.RequestListener,

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
   ScriptEndpoint,
   type ScriptMessage,
 } from '../../src/tools/runtime/script-endpoint';
+import { freeLoopbackPort } from '../support/loopback-server';
 
 /**
  * The Python client (`cairn_tools.py`) against a real ScriptEndpoint. The handler stands in for the session
@@ -232,7 +232,7 @@ describe.each(PYTHONS)('cairn_tools with $label', ({ command }) => {
 
 describe('cairn_tools failures', () => {
   it('raises ToolRuntimeError, saying what happened, only for transport and token failures', async () => {
-    const refused = await closedPort();
+    const refused = await freeLoopbackPort();
     const code = `
 def attempt(key, fn):
     try:
@@ -425,15 +425,3 @@ print(json.dumps(sorted(imported - set(sys.stdlib_module_names))))
     expect(readFileSync(CLIENT, 'utf8')).toMatch(/^"""cairn_tools: /);
   });
 });
-
-/** A port nothing listens on (it was free a moment ago). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

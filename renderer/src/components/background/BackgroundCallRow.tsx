@@ -138,7 +138,7 @@ function CallTail({ item }: { item: BackgroundCall }) {
       {(clip.clipped || item.clipped) && (
         <p className="muted background-call-note">{t('background.tailNote')}</p>
       )}
-      <pre className="background-call-tail" data-testid="background-tail">
+      <pre className="tool-card-pre background-call-tail" data-testid="background-tail">
         <AnsiText text={clip.text} />
       </pre>
     </>

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { freeLoopbackPort } from '../../support/loopback-server';
 import { makeTempDir, removeDir } from '../../tools/tool-context';
 
 export const JUPYTER_SERVER = '/usr/bin/jupyter-server';
@@ -27,7 +27,7 @@ export async function startJupyterServer(): Promise<TestJupyterServer> {
   const home = await makeTempDir('cairn-jupyter-');
   const dirs = { config: 'config', data: 'data', runtime: 'runtime', ipython: 'ipython', mpl: 'mpl' };
   for (const dir of Object.values(dirs)) await fs.mkdir(path.join(home, dir));
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const token = randomBytes(24).toString('hex');
   const env: NodeJS.ProcessEnv = {
     PATH: `/usr/bin:/bin`,
@@ -108,17 +108,6 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
   // The kernels the server started share its group.
   signal('SIGKILL');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** GET /api/kernels on the test server: the ids of the kernels running there. */

@@ -2,12 +2,11 @@
 // server-filesystem, and the misbehaving fixture server.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { McpConnection, type ResolvedMcpServer } from '../../../src/mcp/mcp-connection';
-import { listenOnFreePort } from '../../support/loopback-server';
+import { freeLoopbackPort } from '../../support/loopback-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const EVERYTHING = path.join(
@@ -80,13 +79,6 @@ export async function waitFor(check: () => boolean, timeoutMs = 10_000, what = '
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  const port = await listenOnFreePort(probe);
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 export interface EverythingHttp {
   /** http://127.0.0.1:PORT/mcp — never another interface, though the server listens on all of them. */
   url: string;
@@ -98,7 +90,7 @@ export interface EverythingHttp {
 
 /** server-everything in Streamable HTTP mode, ready once it says it listens. */
 export async function startEverythingHttp(): Promise<EverythingHttp> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
