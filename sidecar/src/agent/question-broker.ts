@@ -2,7 +2,7 @@ import { CairnError, notFound } from '../errors';
 import type { Question } from '../protocol';
 import type { QuestionsRepo } from '../store/questions-repo';
 import type { Store } from '../store/store';
-import type { UserQuestions } from '../tools/runtime/tool-call-runner';
+import type { UserQuestions } from '../tools/runtime/call-request';
 
 export type AskInput = Parameters<QuestionsRepo['create']>[0];
 
@@ -28,9 +28,10 @@ export class QuestionBroker implements UserQuestions {
     const answered = new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.waiters.delete(question.id);
-        // A turn's questions are closed with the turn; a detached one is closed here, with its call.
-        if (this.detached.delete(question.id))
-          this.close(input.sessionId, question.id, 'The call was stopped.');
+        this.detached.delete(question.id);
+        // Nobody waits for the answer any more (the call or its turn was stopped): nothing may offer it.
+        const why = signal.reason instanceof Error ? signal.reason.message : 'The call was stopped.';
+        this.close(input.sessionId, question.id, why);
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });

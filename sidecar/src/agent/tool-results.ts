@@ -1,5 +1,5 @@
 import { estimateTokens } from '../context/token-estimate';
-import type { CallOutcome } from '../tools/runtime/tool-call-runner';
+import type { CallOutcome } from '../tools/runtime/call-request';
 
 /** Results larger than this many tokens go to a file; the model gets the path and a preview. */
 export const RESULT_TOKEN_LIMIT = 4096;

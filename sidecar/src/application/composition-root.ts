@@ -24,7 +24,7 @@ import { EventFeed } from './events/event-feed';
 import { ExperienceService } from './experiences/experience-service';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
-import { kernelManagerOptions, kernelPythonOverride, kernelScriptEnv } from './kernels/kernel-settings';
+import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
 import { McpConfigService } from './mcp/mcp-config-service';
 import { McpImportService } from './mcp/mcp-import-service';
 import { McpSessionService } from './mcp/mcp-session-service';
@@ -198,10 +198,10 @@ function buildServices(store: Store, options: BuildOptions) {
               logger: kernelLogger,
               remote: () => kernelProvider.target(),
               // A local kernel reaches the tool runtime (built below) from its start; its cells get tokens.
-              scriptEnv: kernelScriptEnv(() => {
+              scriptEnv: (base) => {
                 if (!toolRuntime) throw new Error('the tool runtime is not built yet');
-                return toolRuntime.scriptEndpoint();
-              }),
+                return toolRuntime.scriptEnv(base);
+              },
             }),
           ),
           store,

@@ -3,7 +3,7 @@ import { scriptTarget, sendScriptRequest, ToolRuntimeError } from './script-clie
 import { EXIT, UsageError } from './usage';
 
 /**
- * `cairn tool call NAME --json ARGS [--no-wait] [--method M] [--union-id U]`, `cairn tool status|cancel
+ * `cairn tool call NAME --json ARGS|- [--no-wait] [--method M] [--union-id U]`, `cairn tool status|cancel
  * CALL_ID`, `cairn tool output CALL_ID [--after N]`: a shell script's way to Cairn's tools, with the
  * endpoint and token Cairn gave the command it runs in. Prints the reply as JSON; exit 0 for any reply
  * (a failed call has "is_error": true), 1 when the runtime cannot be reached or refuses the token.
@@ -35,7 +35,8 @@ export async function toolCommand(
       op = 'call';
       body = {
         name: subject,
-        arguments: parseJsonArgs(values.json),
+        // `--json -` reads the arguments from standard input (large or awkward to quote).
+        arguments: parseJsonArgs(values.json === '-' ? await readStdin() : values.json),
         ...(values.method !== undefined ? { method: values.method } : {}),
         ...(values['union-id'] !== undefined ? { union_id: values['union-id'] } : {}),
         is_wait: !values['no-wait'],
@@ -55,7 +56,9 @@ export async function toolCommand(
       break;
     }
     default:
-      throw new UsageError('cairn tool call NAME --json ARGS [--no-wait] | status CALL_ID | cancel CALL_ID.');
+      throw new UsageError(
+        'cairn tool call NAME --json ARGS|- [--no-wait] | status CALL_ID | cancel CALL_ID | output CALL_ID [--after N].',
+      );
   }
   try {
     const reply = await sendScriptRequest(scriptTarget(process.env), op, body);
@@ -66,6 +69,12 @@ export async function toolCommand(
     process.stderr.write(`cairn: ${error.message}\n`);
     return EXIT.failed;
   }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJsonArgs(text: string | undefined): Record<string, unknown> {

@@ -16,7 +16,7 @@ export const USAGE = `Usage:
                          [--activate] [--data-dir DIR]
   cairn config model activate ID|NAME [--data-dir DIR]
   cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
-  cairn tool call NAME [--json ARGS] [--no-wait] [--method M] [--union-id ID]
+  cairn tool call NAME [--json ARGS|-] [--no-wait] [--method M] [--union-id ID]
   cairn tool status|cancel CALL_ID        cairn tool output CALL_ID [--after N]
                                           (inside commands Cairn runs: its tools, from a script)
   cairn --version

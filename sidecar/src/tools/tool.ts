@@ -36,6 +36,8 @@ export interface ToolContext {
   writePiece(text: string): void;
   /** For tools whose processes may call tools (`scripts`): how they reach the runtime; null when they cannot. */
   scriptAccess: ScriptAccess | null;
+  /** The calls whose scripts led to this one, nearest first (empty for the model's own calls). */
+  ancestors: readonly { name: string; input: unknown }[];
   /**
    * Called when the tool has started a process (its pid, which on POSIX leads its own process group), so
    * that what a crash of the sidecar leaves running can be stopped on the next start.
@@ -73,6 +75,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** Its processes may call tools back (Bash, Exec, execute_code): each call gets a token of its own. */
   scripts?: boolean;
   /**
+   * For an input that gets more than a child process would (code run inside Cairn itself): a sentence
+   * saying so, and the call then asks the user even in `auto` mode. Null: the session's mode decides.
+   */
+  privileged?(input: unknown): string | null;
+  /**
    * A tool with several methods is called with the envelope `{"method", "union_id"?, "arguments",
    * "is_wait"?}`; a `stream` method always runs in the background. Absent: flat inputs.
    */
@@ -98,8 +105,9 @@ export function toolInputJsonSchema(tool: Tool): Record<string, unknown> {
     ? structuredClone(tool.jsonSchema)
     : (z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>);
   delete schema.$schema;
-  if (!tool.background) return schema;
   const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  // A tool's own `is_wait` (an MCP tool may have one) is its own: then it cannot run in the background.
+  if (!tool.background || 'is_wait' in properties) return schema;
   properties.is_wait = {
     type: 'boolean',
     description: 'false: run in the background, answer a receipt at once (see ToolControl).',

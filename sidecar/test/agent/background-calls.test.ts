@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolCall, ToolCallOutput, ToolRuntimeInfo } from '../../src/protocol';
+import type { CairnEvent, ToolCall, ToolCallOutput, ToolRuntimeInfo } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
 import { lastToolResults, lastUserTexts, receiptOf } from '../support/tool-results';
 
@@ -275,6 +275,33 @@ describe('background calls', () => {
       .calls) {
       if (call.status === 'running') await h.api('POST', `/api/tool-calls/${call.id}/cancel`);
     }
+  });
+
+  it('a background call cancelled while it waits for approval closes its question and says so', async () => {
+    const { sessionId } = await h.newSession({ approval: 'ask' });
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 300', is_wait: false } }] },
+      { content: [{ type: 'text', text: 'ok' }] },
+    );
+    const turn = await h.startTurn(sessionId, 'ask first');
+    const asked = (await h.waitForEvent(sessionId, (e) => e.type === 'question.required')) as Extract<
+      CairnEvent,
+      { type: 'question.required' }
+    >;
+    const callId = asked.question.tool_call_id!;
+    expect((await h.api<ToolCall>('POST', `/api/tool-calls/${callId}/cancel`)).body.status).toBe('cancelled');
+    const closed = await h.waitForEvent(
+      sessionId,
+      (e) => e.type === 'question.closed' && e.question_id === asked.question.id,
+    );
+    expect(closed).toBeTruthy();
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    // The model is told it was cancelled, not handed a receipt of a call that never ran.
+    const [result] = lastToolResults(h.model.requests.at(-1)!);
+    expect(result).toMatchObject({ is_error: true });
+    expect(result!.content).toContain('cancelled');
+    const pending = await h.api<{ questions: unknown[] }>('GET', `/api/sessions/${sessionId}/questions`);
+    expect(pending.body.questions).toEqual([]);
   });
 
   it('refuses is_wait false for a tool that answers at once, and a wrong is_wait', async () => {

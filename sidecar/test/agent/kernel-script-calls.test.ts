@@ -33,12 +33,29 @@ describe('kernel cells that call tools', () => {
     const cell = calls.find((c) => c.name === 'execute_code')!;
     expect(calls.find((c) => c.name === 'Write')?.parent_tool_call_id).toBe(cell.id);
 
+    // A cell cannot wait on its own kernel (it runs one cell at a time); another kernel is fine.
+    const reentry = [
+      'import cairn_tools',
+      'own = cairn_tools.call("list_variables", {})',
+      'other = cairn_tools.call("execute_code", {"code": "40 + 2", "kernel": "worker"})',
+      '(own.is_error, "wait for itself" in own.content, other.is_error, "42" in other.content)',
+    ].join('\n');
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: 'execute_code', input: { code: reentry } }] },
+      { content: [{ type: 'text', text: 'done' }] },
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'reentry')).id);
+    expect(lastToolResults(h.model.requests.at(-1)!)[0]!.content).toContain('(True, True, False, True)');
+
     // The user's own cell in the same kernel: the endpoint is there, no token.
     const run = await h.api<KernelInfo>('POST', `/api/sessions/${sessionId}/kernels/default/execute`, {
-      code: 'import os\n(os.environ.get("CAIRN_TOOL_ENDPOINT", "")[:4], os.environ.get("CAIRN_TOOL_TOKEN"))',
+      code: 'import os\n(os.environ.get("CAIRN_TOOL_ENDPOINT", "")[:5], os.environ.get("CAIRN_TOOL_TOKEN"))',
     });
     expect(run.status).toBe(202);
     const result = await h.waitForEvent(sessionId, (e) => e.type === 'kernel.result' && e.turn_id === null);
-    expect(JSON.stringify(result)).toContain("('http', None)");
+    // On POSIX the endpoint is the private Unix socket.
+    expect(JSON.stringify(result)).toContain(
+      process.platform === 'win32' ? "('http:', None)" : "('unix:', None)",
+    );
   });
 });

@@ -37,8 +37,25 @@ describe('LoadTool in a turn', () => {
         },
         { content: [{ type: 'text', text: 'counted' }] },
       );
+      // Loading into the sidecar itself is asked for even in auto mode, saying what it means.
+      const asked: string[] = [];
+      const off = h.server.core.store.events.subscribe((e) => {
+        if (e.session_id !== sessionId || e.type !== 'question.required') return;
+        asked.push(e.question.question);
+        void h.api('POST', `/api/questions/${e.question.id}/answer`, { answer: 'allow' });
+      });
       const turn = await h.startTurn(sessionId, `load ${name}`);
-      expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+      try {
+        expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+      } finally {
+        off();
+      }
+      if (load.mode === 'local') {
+        expect(asked).toHaveLength(1);
+        expect(asked[0]).toContain("inside Cairn's own process");
+      } else {
+        expect(asked).toEqual([]);
+      }
       // Not in the request that loaded it; in the next one.
       expect(h.model.requests[base]!.body.tools?.map((t) => t.name)).not.toContain(name);
       const tools = h.model.requests[base + 1]!.body.tools!;
@@ -56,7 +73,7 @@ describe('LoadTool in a turn', () => {
         (e) => e.type === 'tool.finished' && e.tool_call_id === receipt.call_id,
       );
       const output = await h.api<ToolCallOutput>('GET', `/api/tool-calls/${receipt.call_id}/output`);
-      expect(output.body.pieces.map((p) => p.text).join('')).toContain('default: ');
+      expect(output.body.pieces.map((p) => p.text).join('')).toMatch(/^(default: \d+\n){3}$/);
       expect(output.body.status).toBe('completed');
 
       const runtime = await h.api<ToolRuntimeInfo>('GET', `/api/sessions/${sessionId}/tool-runtime`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CairnEvent, Question, ToolCall, TurnWithDetails } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
+import { scriptRequest } from '../support/script-request';
 import { lastToolResults, receiptOf } from '../support/tool-results';
 
 /** Scripts the agent runs call Cairn's tools through `cairn tool`, with the same dispatcher and approvals. */
@@ -61,7 +62,8 @@ describe('scripts that call tools', () => {
 
   it('in ask mode the user is asked, naming the script call; a denial reaches the script as an error', async () => {
     const { sessionId } = await h.newSession({ approval: 'ask' });
-    const command = `cairn tool call Write --json '{"path": "denied.txt", "content": "x"}'`;
+    // The arguments from standard input this time (`--json -`).
+    const command = `echo '{"path": "denied.txt", "content": "x"}' | cairn tool call Write --json -`;
     h.model.enqueue(
       { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] },
       { content: [{ type: 'text', text: 'done' }] },
@@ -128,9 +130,9 @@ describe('scripts that call tools', () => {
     expect(fs.existsSync(path.join(h.projectDir, 'denied-py.txt'))).toBe(false);
   });
 
-  it('reaches the runtime over its Unix socket too', async () => {
+  it('gives scripts its private Unix socket, and reaches the runtime over its loopback port too', async () => {
     const { sessionId } = await h.newSession();
-    const { unix } = await h.server.core.services.toolRuntime.scriptEndpoints();
+    const { tcp, unix } = await h.server.core.services.toolRuntime.scriptEndpoints();
     h.model.enqueue(
       {
         content: [
@@ -138,16 +140,17 @@ describe('scripts that call tools', () => {
             type: 'tool_use',
             name: 'Bash',
             input: {
-              command: `CAIRN_TOOL_ENDPOINT='${unix}' cairn tool call Glob --json '{"pattern": "*.none"}'`,
+              command: `echo "$CAIRN_TOOL_ENDPOINT"; CAIRN_TOOL_ENDPOINT='${tcp}' cairn tool call Glob --json '{"pattern": "*.none"}'`,
             },
           },
         ],
       },
       { content: [{ type: 'text', text: 'done' }] },
     );
-    await h.waitForTurnEnd((await h.startTurn(sessionId, 'unix')).id);
-    const printed = lastToolResults(h.model.requests.at(-1)!)[0]!.content;
-    expect(JSON.parse(printed.trim())).toMatchObject({ status: 'completed', is_error: false });
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'tcp')).id);
+    const [given, printed] = lastToolResults(h.model.requests.at(-1)!)[0]!.content.trim().split('\n');
+    expect(given).toBe(process.platform === 'win32' ? tcp : unix);
+    expect(JSON.parse(printed!)).toMatchObject({ status: 'completed', is_error: false });
   });
 
   it('refuses a token once its call has ended', async () => {
@@ -171,22 +174,18 @@ describe('scripts that call tools', () => {
     // While the call ran, the token worked (an unknown call is a reply, not a refusal).
     expect(lastToolResults(h.model.requests.at(-1)!)[0]!.content).toContain('"is_error":true');
     const [endpoint, token] = fs.readFileSync(stolen, 'utf8').trim().split(' ');
-    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(endpoint).not.toBe(h.server.url);
-    const response = await fetch(`${endpoint}/v1/call`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Write', arguments: { path: 'late.txt', content: 'x' } }),
-    });
-    expect(response.status).toBe(401);
+    const { tcp } = await h.server.core.services.toolRuntime.scriptEndpoints();
+    expect(tcp).not.toBe(h.server.url);
+    for (const where of [endpoint!, tcp]) {
+      const late = await scriptRequest(where, token!, 'call', {
+        name: 'Write',
+        arguments: { path: 'late.txt', content: 'x' },
+      });
+      expect(late.status).toBe(401);
+    }
     expect(fs.existsSync(path.join(h.projectDir, 'late.txt'))).toBe(false);
     // And the API's token is no script token.
-    const withApiToken = await fetch(`${endpoint}/v1/status`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${h.server.token}` },
-      body: '{"call_id":"x"}',
-    });
-    expect(withApiToken.status).toBe(401);
+    expect((await scriptRequest(tcp, h.server.token, 'status', { call_id: 'x' })).status).toBe(401);
   });
 
   it('a script may cancel the very call that runs it through ToolControl, without waiting on itself', async () => {
@@ -239,12 +238,7 @@ describe('scripts that call tools', () => {
     expect((await children()).map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
     for (const pid of pids) expect(alive(pid)).toBe(false);
     const [endpoint, token] = fs.readFileSync(stolen, 'utf8').trim().split(' ');
-    const after = await fetch(`${endpoint}/v1/status`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: JSON.stringify({ call_id: parentId }),
-    });
-    expect(after.status).toBe(401);
+    expect((await scriptRequest(endpoint!, token!, 'status', { call_id: parentId })).status).toBe(401);
   });
 });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KernelService } from '../../src/application/kernels/kernel-service';
-import { kernelManagerOptions, kernelScriptEnv } from '../../src/application/kernels/kernel-settings';
+import { kernelManagerOptions } from '../../src/application/kernels/kernel-settings';
 import { ProjectPythonService } from '../../src/application/projects/project-python';
 import { KernelManager } from '../../src/kernels/kernel-manager';
 import { silentLogger } from '../../src/log/logger';
@@ -11,6 +11,7 @@ import { Store } from '../../src/store/store';
 import { executeCodeTool } from '../../src/tools/builtin/execute-code';
 import { childEnv } from '../../src/tools/child-env';
 import { pythonClientDir } from '../../src/tools/runtime/runtime-assets';
+import { ScriptAccessProvider } from '../../src/tools/runtime/script-access';
 import {
   type ScriptAnswer,
   ScriptEndpoint,
@@ -52,7 +53,7 @@ async function handle(message: ScriptMessage): Promise<ScriptAnswer> {
 
 let endpoint: ScriptEndpoint;
 beforeAll(async () => {
-  endpoint = new ScriptEndpoint(handle);
+  endpoint = new ScriptEndpoint(handle, { admits: () => true });
   await endpoint.start();
 });
 afterAll(async () => endpoint?.close());
@@ -87,7 +88,7 @@ async function setup(flavour: Record<string, string> = STDLIB_KERNEL_ENV): Promi
       env,
       logger: silentLogger,
       remote: async () => null,
-      scriptEnv: kernelScriptEnv(() => endpoint.endpoint()),
+      scriptEnv: (base) => new ScriptAccessProvider(endpoint, path.join(dataDir, 'bin')).env(base),
     }),
   );
   const pythonOverride = env.CAIRN_KERNEL_PYTHON ?? null;
@@ -127,6 +128,7 @@ function context(opts: { background: boolean; token?: string }): ToolContext & {
     },
     writePiece: (text) => pieces.push(text),
     scriptAccess: opts.token ? { endpoint: 'unused', token: opts.token, env: (base) => base } : null,
+    ancestors: [],
     ask: async () => 'yes',
     pieces,
   };
@@ -145,7 +147,7 @@ describe('execute_code as a tool call', () => {
     expect(tool.scripts).toBe(true);
     const properties = Object.keys((toolInputJsonSchema(tool) as { properties: object }).properties);
     expect(properties).toEqual(['code', 'kernel', 'timeout', 'is_wait']);
-    expect(tool.description).toMatch(/"is_wait": false/);
+    expect(tool.description).toMatch(/In the background/);
     expect(tool.description).toMatch(/import cairn_tools/);
     expect(() => tool.inputSchema.parse({ code: '1', timeout: 0 })).toThrow();
   });
@@ -169,19 +171,20 @@ describe('execute_code as a tool call', () => {
     expect(waitedLonger).toMatchObject({ success: true, return_value: "'slept'" });
   });
 
-  it('gives local kernels the endpoint, and the client first on PYTHONPATH keeping what was there', () => {
-    return Promise.all([
-      expect(
-        kernelScriptEnv(async () => 'http://127.0.0.1:9')({ PYTHONPATH: '/somewhere/else' }),
-      ).resolves.toEqual({
-        CAIRN_TOOL_ENDPOINT: 'http://127.0.0.1:9',
-        PYTHONPATH: `${pythonClientDir()}${path.delimiter}/somewhere/else`,
-      }),
-      expect(kernelScriptEnv(async () => 'unix:/tmp/s')({})).resolves.toEqual({
-        CAIRN_TOOL_ENDPOINT: 'unix:/tmp/s',
-        PYTHONPATH: pythonClientDir(),
-      }),
-    ]);
+  it('gives local kernels the endpoint, the client first on PYTHONPATH and `cairn` first on PATH; no token', async () => {
+    const bin = path.join(dataDir, 'bin');
+    const env = await new ScriptAccessProvider(endpoint, bin).env({
+      PYTHONPATH: '/somewhere/else',
+      PATH: '/usr/bin',
+      KEPT: 'yes',
+    });
+    expect(env).toEqual({
+      CAIRN_TOOL_ENDPOINT: (await endpoint.unixEndpoint()) ?? (await endpoint.endpoint()),
+      PYTHONPATH: `${pythonClientDir()}${path.delimiter}/somewhere/else`,
+      PATH: `${bin}${path.delimiter}/usr/bin`,
+      KEPT: 'yes',
+    });
+    expect(existsSync(path.join(bin, process.platform === 'win32' ? 'cairn.cmd' : 'cairn'))).toBe(true);
   });
 });
 

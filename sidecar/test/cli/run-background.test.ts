@@ -37,8 +37,8 @@ describe('cairn run and background calls', { timeout: 120_000 }, () => {
     expect(result.code).toBe(0);
     const pid = readPidFile(path.join(workspace, 'sleep.pid'));
     strays.push(pid);
-    expect(result.stderr).toMatch(/▸ Bash .* — in the background as tc_\w+/);
-    const callId = /in the background as (tc_\w+)/.exec(result.stderr)![1]!;
+    expect(result.stderr).toMatch(/▸ Bash .* — in the background as tc_[\w-]+/);
+    const callId = /in the background as (tc_[\w-]+)/.exec(result.stderr)![1]!;
     expect(result.stderr).toContain(
       `cancelling 1 background call still running as cairn run exits: ${callId} (Bash)`,
     );

@@ -106,7 +106,7 @@ let tcp: string;
 let unix: string | null;
 
 beforeAll(async () => {
-  endpoint = new ScriptEndpoint(handle);
+  endpoint = new ScriptEndpoint(handle, { admits: () => true });
   tcp = await endpoint.endpoint();
   unix = await endpoint.unixEndpoint();
 });

@@ -75,7 +75,7 @@ describe.each([
       { method: 'ticks', union_id: 'pears', arguments: { times: 3, every_ms: 1 } },
       ctx,
     );
-    expect(ctx.texts).toEqual(['pears: 11', 'pears: 12', 'pears: 13']);
+    expect(ctx.texts).toEqual(['pears: 11\n', 'pears: 12\n', 'pears: 13\n']);
     expect(result).toEqual({ content: 'pears: 11\npears: 12\npears: 13\n', meta: { items: 3 } });
   });
 

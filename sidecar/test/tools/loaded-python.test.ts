@@ -55,8 +55,8 @@ describe.each(PYTHONS)('a Python tool on $label', ({ command }) => {
       call(counter, { method: 'ticks', union_id: 'a', arguments: { times: 3, every_ms: 1 } }, a),
       call(counter, { method: 'ticks', union_id: 'b', arguments: { times: 2, every_ms: 1 } }, b),
     ]);
-    expect(a.texts).toEqual(['a: 11', 'a: 12', 'a: 13']);
-    expect(b.texts).toEqual(['b: 11', 'b: 12']);
+    expect(a.texts).toEqual(['a: 11\n', 'a: 12\n', 'a: 13\n']);
+    expect(b.texts).toEqual(['b: 11\n', 'b: 12\n']);
     expect(first).toEqual({ content: 'a: 11\na: 12\na: 13\n', meta: { items: 3 } });
     expect(second.content).toBe('b: 11\nb: 12\n');
   });

@@ -39,6 +39,7 @@ export function callContext(projectRoot: string, toolCallId = 'call-1'): CallCon
     },
     writePiece() {},
     scriptAccess: null,
+    ancestors: [],
     async ask() {
       return 'yes';
     },

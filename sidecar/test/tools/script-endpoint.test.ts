@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { request } from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_MESSAGE_LIMIT } from '../../src/protocol';
 import { PieceWriter, pieceFileName, readPieces } from '../../src/tools/runtime/call-pieces';
@@ -9,10 +10,13 @@ import { makeTempDir, removeDir } from './tool-context';
 /** The script endpoint's byte channel: its two listeners, its limits, what reaches the handler. */
 describe('ScriptEndpoint', () => {
   const seen: ScriptMessage[] = [];
-  const endpoint = new ScriptEndpoint(async (message) => {
-    seen.push(message);
-    return { status: 200, body: { op: message.op, token: message.token, body: message.body } };
-  });
+  const endpoint = new ScriptEndpoint(
+    async (message) => {
+      seen.push(message);
+      return { status: 200, body: { op: message.op, token: message.token, body: message.body } };
+    },
+    { admits: (token) => token?.startsWith('cts_') === true, bodyTimeoutMs: 300 },
+  );
   beforeAll(() => endpoint.start());
   afterAll(() => endpoint.close());
 
@@ -58,12 +62,55 @@ describe('ScriptEndpoint', () => {
   it('refuses a body over 8 MiB without reading it into memory, and bad JSON or routes', async () => {
     const before = seen.length;
     const where = { endpoint: await endpoint.endpoint() };
-    const big = await post(where, '/v1/call', Buffer.alloc(SCRIPT_MESSAGE_LIMIT + 10, 0x20));
+    const auth = { authorization: 'Bearer cts_abc' };
+    const big = await post(where, '/v1/call', Buffer.alloc(SCRIPT_MESSAGE_LIMIT + 10, 0x20), auth);
     expect(big.status).toBe(413);
     expect(JSON.stringify(big.json)).toContain('8 MiB');
-    expect((await post(where, '/v1/call', '{nope')).status).toBe(400);
-    expect((await post(where, '/v2/call', '{}')).status).toBe(404);
+    expect((await post(where, '/v1/call', '{nope', auth)).status).toBe(400);
+    expect((await post(where, '/v2/call', '{}', auth)).status).toBe(404);
     expect(seen.length).toBe(before);
+  });
+
+  it('reads nothing for a token it does not admit', async () => {
+    const where = { endpoint: await endpoint.endpoint() };
+    const before = seen.length;
+    const none = await post(where, '/v1/call', '{}');
+    expect(none.status).toBe(401);
+    expect(JSON.stringify(none.json)).toContain('No token');
+    const wrong = await post(where, '/v1/call', Buffer.alloc(1024), { authorization: 'Bearer nope' });
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong.json)).toContain('not valid now');
+    expect(seen.length).toBe(before);
+  });
+
+  it('survives a client that sends part of a body and goes away, and one that stalls', async () => {
+    const port = Number(new URL(await endpoint.endpoint()).port);
+    const partial = (rest: 'reset' | 'stall') =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.write(
+            'POST /v1/call HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer cts_abc\r\nContent-Length: 100\r\n\r\n0123456789',
+          );
+          if (rest === 'reset') {
+            socket.resetAndDestroy();
+            resolve('reset');
+          }
+        });
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', () => resolve(answer));
+      });
+    expect(await partial('reset')).toBe('reset');
+    // The stalled body is given up after its time, with an answer that says why.
+    expect(await partial('stall')).toContain('400 Bad Request');
+    // Still serving.
+    const ok = await post({ endpoint: await endpoint.endpoint() }, '/v1/status', '{}', {
+      authorization: 'Bearer cts_abc',
+    });
+    expect(ok.status).toBe(200);
   });
 });
 

@@ -1,15 +1,12 @@
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createFileLogger } from '../../src/log/logger';
 import type { ApprovalMode, CairnEvent } from '../../src/protocol';
 import { Store } from '../../src/store/store';
+import type { CallRequest, UserQuestion, UserQuestions } from '../../src/tools/runtime/call-request';
 import { ScriptTokens } from '../../src/tools/runtime/script-tokens';
-import {
-  type CallRequest,
-  ToolCallRunner,
-  type UserQuestion,
-  type UserQuestions,
-} from '../../src/tools/runtime/tool-call-runner';
+import { ToolCallRunner } from '../../src/tools/runtime/tool-call-runner';
 import { defineTool, type Tool } from '../../src/tools/tool';
 import { ToolCallFiles } from '../../src/tools/tool-call-files';
 import { makeTempDir, removeDir } from './tool-context';
@@ -117,6 +114,45 @@ describe('ToolCallRunner', () => {
     const outcome = await r.run(request({ ms: 1 }));
     expect(outcome).toMatchObject({ status: 'denied', isError: true, background: false });
     expect(r.running.all()).toEqual([]);
+  });
+
+  it('answers a background call that never started with how it ended, not a receipt', async () => {
+    const denied = await runner({ ask: async () => 'deny' }).run(request({ ms: 1, is_wait: false }));
+    expect(denied).toMatchObject({ status: 'denied', isError: true });
+    const invalid = await runner(new SlowUser(0)).run(request({ ms: 'soon', is_wait: false }, 'auto'));
+    expect(invalid).toMatchObject({ status: 'failed', isError: true });
+    expect(invalid.content).toContain('Invalid input for Slow');
+    // The turn is cancelled while the call waits for the user: cancelled, and said so.
+    const turn = new AbortController();
+    const pending = runner(new SlowUser(10_000)).run({
+      ...request({ ms: 1, is_wait: false }),
+      signal: turn.signal,
+    });
+    setTimeout(() => turn.abort(), 20);
+    expect(await pending).toMatchObject({ status: 'cancelled', isError: true, background: true });
+  });
+
+  it('rewrites status.json once an approved call runs', async () => {
+    let answer: (value: string) => void = () => undefined;
+    const user: UserQuestions = { ask: () => new Promise((resolve) => (answer = resolve)) };
+    const r = runner(user);
+    const waited = r.run(request({ ms: 200 }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const [call] = r.running.all();
+    const statusFile = () =>
+      (
+        JSON.parse(
+          fs.readFileSync(`${new ToolCallFiles(dir).callDir(ids.sessionId, call!.id)}/status.json`, 'utf8'),
+        ) as {
+          status: string;
+        }
+      ).status;
+    expect(statusFile()).toBe('waiting_approval');
+    answer('allow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statusFile()).toBe('running');
+    expect((await waited).status).toBe('completed');
+    expect(statusFile()).toBe('completed');
   });
 
   it('cancels a call and the calls its scripts started, and says why in each', async () => {

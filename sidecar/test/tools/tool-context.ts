@@ -19,6 +19,7 @@ export interface TestContextOptions {
   answer?: string;
   background?: boolean;
   scriptAccess?: ToolContext['scriptAccess'];
+  ancestors?: ToolContext['ancestors'];
 }
 
 /** A ToolContext that records streamed output and questions. */
@@ -32,6 +33,7 @@ export function makeContext(opts: TestContextOptions): TestContext {
     signal: opts.signal ?? new AbortController().signal,
     background: opts.background ?? false,
     scriptAccess: opts.scriptAccess ?? null,
+    ancestors: opts.ancestors ?? [],
     outputs: [],
     pieces: [],
     questions: [],

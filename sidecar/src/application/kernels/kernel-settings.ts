@@ -4,7 +4,6 @@ import type { JupyterTarget, KernelManagerOptions } from '../../kernels/kernel-m
 import { DEFAULT_LIMITS } from '../../kernels/kernel-types';
 import type { Logger } from '../../log/logger';
 import { childEnv } from '../../tools/child-env';
-import { pythonClientDir } from '../../tools/runtime/runtime-assets';
 
 /**
  * How this process's kernels run, from its environment. Kernels get Cairn's environment without its
@@ -17,7 +16,7 @@ export function kernelManagerOptions(options: {
   logger: Logger;
   /** Where the next kernel starts: a Jupyter Server, or null for this machine. */
   remote: () => Promise<JupyterTarget | null>;
-  /** What local kernels add to their environment to reach Cairn's tools (kernelScriptEnv). */
+  /** What local kernels add to their environment to reach Cairn's tools (ToolRuntimeService.scriptEnv). */
   scriptEnv?: KernelManagerOptions['scriptEnv'];
 }): KernelManagerOptions {
   const { env } = options;
@@ -33,22 +32,6 @@ export function kernelManagerOptions(options: {
       inputIdleMs: positive(env.CAIRN_KERNEL_INPUT_TIMEOUT_MS, DEFAULT_LIMITS.inputIdleMs),
     },
     logger: options.logger,
-  };
-}
-
-/**
- * The `scriptEnv` of local kernels: the script endpoint's address and `cairn_tools` first on PYTHONPATH, so
- * an agent's cell (which brings its own token) can call tools. No token here: a kernel outlives every call.
- */
-export function kernelScriptEnv(
-  endpoint: () => Promise<string>,
-): NonNullable<KernelManagerOptions['scriptEnv']> {
-  return async (base) => {
-    const client = pythonClientDir();
-    return {
-      CAIRN_TOOL_ENDPOINT: await endpoint(),
-      PYTHONPATH: base.PYTHONPATH ? `${client}${path.delimiter}${base.PYTHONPATH}` : client,
-    };
   };
 }
 

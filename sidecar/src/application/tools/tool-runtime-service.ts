@@ -39,14 +39,18 @@ export class ToolRuntimeService implements SessionResource {
   readonly runner: ToolCallRunner;
   readonly inspector: CallInspector;
   private readonly endpoint: ScriptEndpoint;
+  private readonly access: ScriptAccessProvider;
   private readonly sessions = new Map<string, SessionToolRuntime>();
   private closed = false;
 
   constructor(private readonly deps: ToolRuntimeServiceDeps) {
     const tokens = new ScriptTokens();
     let rpc: ScriptRpc | null = null;
-    this.endpoint = new ScriptEndpoint((message) => rpc!.handle(message));
+    this.endpoint = new ScriptEndpoint((message) => rpc!.handle(message), {
+      admits: (token) => tokens.resolve(token) !== null,
+    });
     const access = new ScriptAccessProvider(this.endpoint, path.join(deps.dataDir, 'bin'));
+    this.access = access;
     this.runner = new ToolCallRunner({
       store: deps.store,
       files: deps.files,
@@ -97,9 +101,9 @@ export class ToolRuntimeService implements SessionResource {
     return runtime;
   }
 
-  /** The address a local kernel is given at its start (the token comes with each agent cell). */
-  scriptEndpoint(): Promise<string> {
-    return this.endpoint.endpoint();
+  /** What a local kernel is given at its start to reach the tools (the token comes with each agent cell). */
+  scriptEnv(base: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+    return this.access.env(base);
   }
 
   /** Both addresses scripts may use: loopback TCP, and the Unix socket (null on Windows). */
@@ -139,8 +143,8 @@ export class ToolRuntimeService implements SessionResource {
   async closeSession(sessionId: string): Promise<void> {
     const runtime = this.sessions.get(sessionId);
     this.sessions.delete(sessionId);
+    // Every call of a session runs through its runtime, which stops them all.
     await runtime?.close('session_closed');
-    await this.runner.stopAll(sessionId, 'session_closed');
   }
 
   /** Cairn stops: every call is stopped (marked interrupted), every worker ended, the endpoint closed. */

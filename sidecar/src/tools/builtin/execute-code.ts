@@ -3,7 +3,9 @@ import { DEFAULT_KERNEL } from '../../kernels/session-kernels';
 import { KernelName } from '../../protocol';
 import type { KernelToolService } from '../kernel-service';
 import { defineTool, type Tool } from '../tool';
+import { refuseOwnKernel } from './kernel-reentry';
 import { executionToolResult } from './kernel-result';
+import { MAX_TIMEOUT_SECONDS } from './process-result';
 
 export const kernelInput = KernelName.optional().describe(
   `Which of the session's kernels to use (default "${DEFAULT_KERNEL}"); each named kernel has its own variables.`,
@@ -43,13 +45,16 @@ export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSc
     background: 'tool',
     scripts: true,
     async execute(input, ctx) {
-      // In the background the cell may run as long as it needs, unless the model set a limit.
-      const activeMs =
-        input.timeout !== undefined
+      refuseOwnKernel(ctx, input.kernel ?? DEFAULT_KERNEL);
+      // In the background the cell may run as long as it needs, unless the model set a limit; a waited one
+      // keeps the kernel's limit unless given another, at most MAX_TIMEOUT_SECONDS (as Bash and Exec).
+      const activeMs = ctx.background
+        ? input.timeout !== undefined
           ? input.timeout * 1000
-          : ctx.background
-            ? Number.POSITIVE_INFINITY
-            : undefined;
+          : Number.POSITIVE_INFINITY
+        : input.timeout !== undefined
+          ? Math.min(input.timeout, MAX_TIMEOUT_SECONDS) * 1000
+          : undefined;
       const result = await kernels.execute(input.kernel ?? DEFAULT_KERNEL, input.code, {
         toolCallId: ctx.toolCallId,
         signal: ctx.signal,

@@ -3,6 +3,7 @@ import { DEFAULT_KERNEL } from '../../kernels/session-kernels';
 import type { KernelToolService } from '../kernel-service';
 import { defineTool, type Tool } from '../tool';
 import { kernelInput } from './execute-code';
+import { refuseOwnKernel } from './kernel-reentry';
 import { clip } from './kernel-result';
 
 const inputSchema = z.object({ kernel: kernelInput });
@@ -20,8 +21,9 @@ export function listVariablesTool(kernels: KernelToolService): Tool<typeof input
     inputSchema,
     sideEffects: false,
     needsProject: true,
-    async execute(input) {
+    async execute(input, ctx) {
       const name = input.kernel ?? DEFAULT_KERNEL;
+      refuseOwnKernel(ctx, name);
       const variables = await kernels.listVariables(name);
       const shown = variables.slice(0, MAX_VARIABLES).map((v) => ({ ...v, repr: clip(v.repr, MAX_REPR) }));
       const body: Record<string, unknown> = { kernel: name, variables: shown };

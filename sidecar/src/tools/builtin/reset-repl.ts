@@ -3,6 +3,7 @@ import { DEFAULT_KERNEL } from '../../kernels/session-kernels';
 import type { KernelToolService } from '../kernel-service';
 import { defineTool, type Tool } from '../tool';
 import { kernelInput } from './execute-code';
+import { refuseOwnKernel } from './kernel-reentry';
 
 const inputSchema = z.object({ kernel: kernelInput });
 
@@ -15,8 +16,9 @@ export function resetReplTool(kernels: KernelToolService): Tool<typeof inputSche
     inputSchema,
     sideEffects: false,
     needsProject: true,
-    async execute(input) {
+    async execute(input, ctx) {
       const name = input.kernel ?? DEFAULT_KERNEL;
+      refuseOwnKernel(ctx, name);
       await kernels.reset(name);
       return { content: `The variables of kernel "${name}" were cleared.` };
     },

@@ -21,6 +21,8 @@ export interface CallPlan {
 export function planCall(tool: Tool, raw: unknown): CallPlan {
   const plan: CallPlan = { input: raw, background: false, timeoutMs: null, method: null, error: null };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return plan;
+  // A tool whose own input has `is_wait` (an MCP tool may) gets it as given, and never runs in the background.
+  if (ownsProperty(tool, 'is_wait')) return plan;
   const { is_wait: isWait, ...rest } = raw as Record<string, unknown>;
   plan.input = rest;
   if (isWait !== undefined && typeof isWait !== 'boolean') {
@@ -39,7 +41,7 @@ export function planCall(tool: Tool, raw: unknown): CallPlan {
     const kind = tool.methods.find((m) => m.name === method)?.kind;
     if (kind === 'stream') plan.background = true;
   }
-  if (tool.background === 'runner' && rest.timeout !== undefined && !ownsTimeout(tool)) {
+  if (tool.background === 'runner' && rest.timeout !== undefined && !ownsProperty(tool, 'timeout')) {
     const { timeout, ...withoutTimeout } = rest;
     plan.input = withoutTimeout;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
@@ -53,8 +55,8 @@ export function planCall(tool: Tool, raw: unknown): CallPlan {
   return plan;
 }
 
-/** A tool whose own input has a `timeout` (an MCP tool may): the runtime leaves it alone. */
-function ownsTimeout(tool: Tool): boolean {
+/** Whether a tool's own input (an MCP tool's schema) has this property: the runtime then leaves it alone. */
+export function ownsProperty(tool: Tool, name: string): boolean {
   const properties = tool.jsonSchema?.properties;
-  return typeof properties === 'object' && properties !== null && 'timeout' in properties;
+  return typeof properties === 'object' && properties !== null && name in properties;
 }

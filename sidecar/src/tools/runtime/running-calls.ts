@@ -28,6 +28,7 @@ export interface RunningCall {
   sessionId: string;
   turnId: string;
   name: string;
+  input: unknown;
   parentId: string | null;
   background: boolean;
   controller: AbortController;
@@ -57,6 +58,18 @@ export class RunningCalls {
 
   all(): RunningCall[] {
     return [...this.calls.values()];
+  }
+
+  /** The running calls whose scripts led to `parentId`'s child: the parent, its parent, and so on. */
+  ancestry(parentId: string | null): RunningCall[] {
+    const chain: RunningCall[] = [];
+    for (let id = parentId; id !== null; ) {
+      const call = this.calls.get(id);
+      if (!call || chain.includes(call)) break;
+      chain.push(call);
+      id = call.parentId;
+    }
+    return chain;
   }
 
   /** Every running call started, directly or not, by the scripts of `id`. */

@@ -5,7 +5,8 @@ import { pythonClientDir } from './runtime-assets';
 import type { ScriptEndpoint } from './script-endpoint';
 
 /**
- * Gives a call's processes the way back to the runtime: the endpoint, the call's token, `cairn_tools` on
+ * The one way a process Cairn starts gets back to its tools: the endpoint (the Unix socket in a private
+ * folder where there is one, else the loopback port), a call's token when it has one, `cairn_tools` on
  * PYTHONPATH and the `cairn` command first on PATH. Nothing else of Cairn's reaches them.
  */
 export class ScriptAccessProvider {
@@ -17,25 +18,33 @@ export class ScriptAccessProvider {
     private readonly binDir: string,
   ) {}
 
+  /** What a call's processes get (Bash, Exec): the endpoint and this call's token. */
   async access(token: string): Promise<ScriptAccess> {
-    const endpoint = await this.endpoint.endpoint();
+    const endpoint = await this.address();
+    return { endpoint, token, env: (base) => this.withEndpoint(base, endpoint, token) };
+  }
+
+  /** What a process gets that outlives single calls (a local kernel): the endpoint; its cells bring tokens. */
+  async env(base: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+    return this.withEndpoint(base, await this.address(), null);
+  }
+
+  private async address(): Promise<string> {
+    const endpoint = (await this.endpoint.unixEndpoint()) ?? (await this.endpoint.endpoint());
     if (!this.shimWritten) {
       writeCairnShim(this.binDir);
       this.shimWritten = true;
     }
-    const binDir = this.binDir;
+    return endpoint;
+  }
+
+  private withEndpoint(base: NodeJS.ProcessEnv, endpoint: string, token: string | null): NodeJS.ProcessEnv {
     return {
-      endpoint,
-      token,
-      env(base) {
-        return {
-          ...base,
-          CAIRN_TOOL_ENDPOINT: endpoint,
-          CAIRN_TOOL_TOKEN: token,
-          PYTHONPATH: prepend(pythonClientDir(), base.PYTHONPATH),
-          ...pathWith(binDir, base),
-        };
-      },
+      ...base,
+      CAIRN_TOOL_ENDPOINT: endpoint,
+      ...(token ? { CAIRN_TOOL_TOKEN: token } : {}),
+      PYTHONPATH: prepend(pythonClientDir(), base.PYTHONPATH),
+      ...pathWith(this.binDir, base),
     };
   }
 }

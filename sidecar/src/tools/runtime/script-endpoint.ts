@@ -21,7 +21,15 @@ export interface ScriptAnswer {
 
 export type ScriptHandler = (message: ScriptMessage) => Promise<ScriptAnswer>;
 
+export interface ScriptEndpointOptions {
+  /** Whether a token may be let in at all; asked before any of the body is read. */
+  admits: (token: string | null) => boolean;
+  /** How long a client may take to send its request body (the answer may take as long as its tool). */
+  bodyTimeoutMs?: number;
+}
+
 const ROUTE = /^\/v1\/([a-z_]+)$/;
+const BODY_TIMEOUT_MS = 30_000;
 
 /**
  * The byte channel of the script RPC: HTTP/1.1 with JSON bodies on a loopback listener of its own (never
@@ -36,7 +44,10 @@ export class ScriptEndpoint {
   private socketDir: string | null = null;
   private starting: Promise<void> | null = null;
 
-  constructor(private readonly handler: ScriptHandler) {}
+  constructor(
+    private readonly handler: ScriptHandler,
+    private readonly options: ScriptEndpointOptions,
+  ) {}
 
   /** Starts listening (once); resolves when both listeners are ready. */
   start(): Promise<void> {
@@ -92,7 +103,13 @@ export class ScriptEndpoint {
   }
 
   private server(): Server {
-    const server = createServer((req, res) => void this.serve(req, res));
+    const server = createServer((req, res) => {
+      // A client that goes away mid-request is its own business, never a crash of Cairn.
+      this.serve(req, res).catch(() => {
+        if (!res.headersSent) send(res, 500, error('internal', 'The request could not be read.'), true);
+        else res.destroy();
+      });
+    });
     // A waited call may take as long as its tool does.
     server.requestTimeout = 0;
     server.keepAliveTimeout = 5_000;
@@ -103,14 +120,38 @@ export class ScriptEndpoint {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = ROUTE.exec(req.url ?? '');
     if (req.method !== 'POST' || !route) {
-      return send(res, 404, error('not_found', 'Unknown request: POST /v1/call, status, cancel or output.'));
+      req.resume();
+      return send(
+        res,
+        404,
+        error('not_found', 'Unknown request: POST /v1/call, status, cancel or output.'),
+        true,
+      );
     }
-    const text = await readBody(req);
-    if (text === null) return refuseTooLarge(res);
+    const auth = req.headers.authorization ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null;
+    // Nothing is read for a token that cannot be let in: no memory held for strangers.
+    if (!this.options.admits(token)) {
+      req.resume();
+      const message = token
+        ? 'This token is not valid now: the call that ran the script has ended or was cancelled.'
+        : 'No token: send CAIRN_TOOL_TOKEN as "Authorization: Bearer …".';
+      return send(res, 401, error('unauthorized', message), true);
+    }
+    const read = await readBody(req, this.options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
+    if (read === 'too_large') return refuseTooLarge(res);
+    if (read === 'incomplete') {
+      return send(
+        res,
+        400,
+        error('bad_request', 'The request body did not arrive in time, or was cut off.'),
+        true,
+      );
+    }
     let body: unknown = {};
-    if (text.trim() !== '') {
+    if (read.trim() !== '') {
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(read);
       } catch {
         return send(res, 400, error('bad_request', 'The request body is not valid JSON.'));
       }
@@ -119,8 +160,6 @@ export class ScriptEndpoint {
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
     });
-    const auth = req.headers.authorization ?? '';
-    const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null;
     let answer: ScriptAnswer;
     try {
       answer = await this.handler({ op: route[1]!, token, body, signal: gone.signal });
@@ -136,19 +175,25 @@ function error(code: string, message: string) {
 }
 
 /**
- * The body as text, or null once it passes the limit: the rest is read and dropped (not kept), so the
- * refusal still reaches the client.
+ * The body as text; `too_large` once it passes the limit (the rest is read and dropped, not kept, so the
+ * refusal still reaches the client); `incomplete` when the client goes away or takes too long to send it.
  */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<string | 'too_large' | 'incomplete'> {
+  return new Promise((resolve) => {
     if (Number(req.headers['content-length'] ?? 0) > SCRIPT_MESSAGE_LIMIT) {
       req.resume();
-      resolve(null);
+      resolve('too_large');
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
+    // The answer (400, connection: close) ends the connection once it is sent.
+    const timer = setTimeout(() => resolve('incomplete'), timeoutMs);
+    const settle = (value: string | 'too_large' | 'incomplete') => {
+      clearTimeout(timer);
+      resolve(value);
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (over) return;
@@ -158,12 +203,13 @@ function readBody(req: IncomingMessage): Promise<string | null> {
       }
       over = true;
       chunks.length = 0;
-      resolve(null);
+      settle('too_large');
     });
     req.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!over) settle(Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('error', reject);
+    req.on('error', () => settle('incomplete'));
+    req.on('aborted', () => settle('incomplete'));
   });
 }
 

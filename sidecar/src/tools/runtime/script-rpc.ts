@@ -9,10 +9,10 @@ import {
 } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { CallInspector } from './call-inspector';
+import type { CallOutcome } from './call-request';
 import type { ScriptAnswer, ScriptMessage } from './script-endpoint';
 import type { ScriptTokens } from './script-tokens';
 import type { SessionToolRuntime } from './session-tool-runtime';
-import type { CallOutcome } from './tool-call-runner';
 
 export interface ScriptRpcDeps {
   store: Store;

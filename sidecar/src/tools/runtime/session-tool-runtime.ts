@@ -4,9 +4,10 @@ import type { Store } from '../../store/store';
 import { type Tool, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
 import type { ToolScope, ToolSource } from '../tool-source';
+import type { CallOutcome } from './call-request';
 import type { LoadedToolRegistry } from './loaded/load-tool';
 import type { LoadedToolHandle } from './loaded/tool-loader';
-import type { CallOutcome, ToolCallRunner } from './tool-call-runner';
+import type { ToolCallRunner } from './tool-call-runner';
 
 export interface SessionToolRuntimeDeps {
   sessionId: string;
@@ -166,7 +167,8 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   }
 
   private approvalMode() {
-    return this.deps.store.sessions.get(this.sessionId)?.approval ?? 'auto';
+    // Fail closed: a session that cannot be read asks rather than runs.
+    return this.deps.store.sessions.get(this.sessionId)?.approval ?? 'ask';
   }
 }
 

@@ -1,67 +1,17 @@
 import { CairnError } from '../../errors';
 import type { Logger } from '../../log/logger';
-import type { ApprovalMode, BackgroundReceipt, ToolCall, ToolCallStatus } from '../../protocol';
+import type { BackgroundReceipt, ToolCall } from '../../protocol';
 import type { Store } from '../../store/store';
 import { describeProcess, removeProcessRecord, writeProcessRecord } from '../process-record';
 import { type ScriptAccess, type Tool, type ToolContext, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
-import { PieceWriter } from './call-pieces';
+import { type Ended, failed, stopMessage, stopped } from './call-outcome';
+import { CallOutput } from './call-output';
 import { type CallPlan, planCall } from './call-plan';
+import type { CallOutcome, CallRequest, UserQuestions } from './call-request';
 import { describeInput } from './describe-input';
 import { CallStop, type RunningCall, RunningCalls, type StopKind } from './running-calls';
 import type { ScriptTokens } from './script-tokens';
-
-/** A question for the user, as the agent's question broker takes it. */
-export interface UserQuestion {
-  sessionId: string;
-  turnId: string;
-  toolCallId: string;
-  kind: 'approval' | 'question';
-  question: string;
-  options: string[] | null;
-  tool: { name: string; input: unknown } | null;
-}
-
-/**
- * Who asks the user (the agent's question broker). `detached`: the question belongs to a call that may
- * outlive its turn (a script's), so the turn's end does not close it; the call's signal does.
- */
-export interface UserQuestions {
-  ask(question: UserQuestion, signal: AbortSignal, options?: { detached?: boolean }): Promise<string>;
-}
-
-/** One tool call to run: the model's (from a tool_use block) or a script's (through the endpoint). */
-export interface CallRequest {
-  sessionId: string;
-  turnId: string;
-  projectRoot: string | null;
-  /** The model's tool_use id; a script's call gets one of its own. */
-  toolUseId: string;
-  name: string;
-  input: unknown;
-  tools: readonly Tool[];
-  /** Read when the call starts, so switching a session to `ask` applies to its next call. */
-  approvalMode: () => ApprovalMode;
-  /** The call whose script made this one; null for the model's. */
-  parentCallId: string | null;
-  /** Cancels the call while it is waited for: the turn's signal for the model, the parent's for a script. */
-  signal: AbortSignal;
-}
-
-/** How a call ended, or, for one that runs on in the background, its receipt. */
-export interface CallOutcome {
-  callId: string;
-  status: ToolCallStatus;
-  content: string;
-  isError: boolean;
-  /** The call's folder: status.json, result.txt and its output pieces. */
-  resultDir: string;
-  resultFile: string | null;
-  exitCode: number | null;
-  meta: Record<string, unknown>;
-  /** The call runs on after this receipt. */
-  background: boolean;
-}
 
 export interface ToolCallRunnerDeps {
   store: Store;
@@ -74,8 +24,6 @@ export interface ToolCallRunnerDeps {
   /** Told once a call has ended and its result is written. */
   onEnded?: (call: ToolCall) => void;
 }
-
-type Ended = Omit<CallOutcome, 'callId' | 'resultDir' | 'resultFile' | 'background'>;
 
 /**
  * The one scheduler of tool calls, for the model and for scripts alike: it records the call, asks for
@@ -92,7 +40,9 @@ export class ToolCallRunner {
     const tool = request.tools.find((t) => t.name === request.name);
     const plan: CallPlan | null = tool ? planCall(tool, request.input) : null;
     const usable = tool !== undefined && plan !== null && plan.error === null;
-    const needsApproval = usable && tool.sideEffects && request.approvalMode() === 'ask';
+    const privileged = usable ? (tool.privileged?.(plan.input) ?? null) : null;
+    const needsApproval =
+      usable && ((tool.sideEffects && request.approvalMode() === 'ask') || privileged !== null);
     const status = needsApproval ? 'waiting_approval' : 'running';
     const background = plan?.background ?? false;
     const call = store.toolCalls.create({
@@ -145,13 +95,17 @@ export class ToolCallRunner {
       sessionId: request.sessionId,
       turnId: request.turnId,
       name: tool.name,
+      input: plan!.input,
       parentId: request.parentCallId,
       background,
       controller,
       done: Promise.resolve(),
     };
     this.running.add(running);
-    const work = this.execute(request, tool, plan!, call.id, controller, needsApproval, () => {
+    // Called only once the tool really starts: a call denied, refused or cancelled before that ends first,
+    // and its outcome, not a receipt, is what the caller gets.
+    const approval = needsApproval ? { note: privileged } : null;
+    const work = this.execute(request, tool, plan!, call.id, controller, approval, () => {
       if (background) {
         request.signal.removeEventListener('abort', follow);
         released = true;
@@ -216,14 +170,14 @@ export class ToolCallRunner {
     plan: CallPlan,
     callId: string,
     controller: AbortController,
-    needsApproval: boolean,
+    /** Whether the user is asked first, and what the question says besides the call. */
+    approval: { note: string | null } | null,
     onStarted: () => void,
   ): Promise<Ended> {
     const { store, files, questions, tokens } = this.deps;
     const signal = controller.signal;
     const parsed = tool.inputSchema.safeParse(plan.input);
     if (!parsed.success) {
-      onStarted();
       const issues = parsed.error.issues
         .map((i) => `${i.path.join('.') || 'input'}: ${i.message}`)
         .join('; ');
@@ -233,24 +187,25 @@ export class ToolCallRunner {
     // The process a tool starts is recorded while it runs, so a crash does not leave it running forever.
     const recordFile = files.processRecordPath(request.sessionId, callId);
     let recorded = false;
-    let pieces: PieceWriter | null = null;
-    const writePiece = (text: string) => {
-      pieces ??= new PieceWriter(callDir);
-      pieces.write(text);
-    };
+    const output = new CallOutput(store, {
+      sessionId: request.sessionId,
+      turnId: request.turnId,
+      callId,
+      callDir,
+    });
     const detached = request.parentCallId !== null;
     let timer: NodeJS.Timeout | null = null;
-    let journaled = 0;
     try {
-      if (needsApproval) {
+      if (approval) {
         const parent = request.parentCallId ? ` (from a script of call ${request.parentCallId})` : '';
+        const note = approval.note ? `${approval.note} ` : '';
         const answer = await questions.ask(
           {
             sessionId: request.sessionId,
             turnId: request.turnId,
             toolCallId: callId,
             kind: 'approval',
-            question: `Allow ${tool.name}${parent}? ${describeInput(plan.input)}`,
+            question: `Allow ${tool.name}${parent}? ${note}${describeInput(plan.input)}`,
             options: ['allow', 'deny'],
             tool: { name: tool.name, input: plan.input },
           },
@@ -258,7 +213,6 @@ export class ToolCallRunner {
           { detached },
         );
         if (answer !== 'allow') {
-          onStarted();
           return {
             status: 'denied',
             isError: true,
@@ -268,6 +222,7 @@ export class ToolCallRunner {
           };
         }
         store.toolCalls.setStatus(callId, 'running');
+        files.writeStatus(store.toolCalls.get(callId)!);
         store.events.append(request.sessionId, {
           type: 'tool.running',
           turn_id: request.turnId,
@@ -299,28 +254,12 @@ export class ToolCallRunner {
         signal,
         background: plan.background,
         scriptAccess,
+        ancestors: this.running.ancestry(request.parentCallId).map((c) => ({ name: c.name, input: c.input })),
         onProcessStarted: (pid) => {
           recorded = this.recordProcess(recordFile, pid) || recorded;
         },
-        onOutput: (stream, text) => {
-          if (text.length === 0) return;
-          writePiece(text);
-          // A server left running in the background may print for days: the journal gets the first
-          // JOURNAL_OUTPUT_CHARS, the pieces (which rotate) everything.
-          if (journaled >= JOURNAL_OUTPUT_CHARS) return;
-          journaled += text.length;
-          const over = journaled >= JOURNAL_OUTPUT_CHARS;
-          store.events.append(request.sessionId, {
-            type: 'tool.output',
-            turn_id: request.turnId,
-            tool_call_id: callId,
-            stream,
-            text: over
-              ? `${text}\n[Cairn: further output goes only to the call's output pieces (ToolControl output).]\n`
-              : text,
-          });
-        },
-        writePiece,
+        onOutput: (stream, text) => output.write(stream, text),
+        writePiece: (text) => output.writePiece(text),
         ask: (question, options) =>
           questions.ask(
             {
@@ -346,7 +285,6 @@ export class ToolCallRunner {
       };
       return signal.aborted ? stopped(signal.reason, ended) : ended;
     } catch (error) {
-      onStarted();
       if (signal.aborted) return stopped(signal.reason, null);
       // A CairnError is a refusal with a message meant for whoever called (bad arguments, unknown id).
       if (error instanceof ToolError || error instanceof CairnError) return failed(error.message);
@@ -355,7 +293,7 @@ export class ToolCallRunner {
       return failed(`${tool.name} failed unexpectedly: ${message}`);
     } finally {
       if (timer) clearTimeout(timer);
-      (pieces as PieceWriter | null)?.close();
+      output.close();
       if (recorded) this.forgetProcess(recordFile);
     }
   }
@@ -430,44 +368,3 @@ export class ToolCallRunner {
 
 const PREVIEW_CHARS = 2000;
 const EVENT_PREVIEW_CHARS = 500;
-/** How much of one call's streamed output the journal keeps (its pieces keep the newest, always). */
-export const JOURNAL_OUTPUT_CHARS = 2 * 1024 * 1024;
-
-function failed(content: string): Ended {
-  return { status: 'failed', isError: true, content, exitCode: null, meta: {} };
-}
-
-function stopMessage(kind: StopKind): string {
-  switch (kind) {
-    case 'timeout':
-      return 'The call timed out and was stopped with everything it started.';
-    case 'parent':
-      return 'The call that started it ended, so it was cancelled with everything it started.';
-    case 'session_closed':
-      return 'Its session was deleted, so the call was cancelled with everything it started.';
-    case 'shutdown':
-      return 'Cairn stopped while this call ran, so it was stopped with everything it started.';
-    default:
-      return 'The call was cancelled; everything it started was stopped.';
-  }
-}
-
-/**
- * The outcome of a call whose signal was aborted: cancelled (by the turn, ToolControl or its parent),
- * failed on its timeout, or interrupted by Cairn stopping. What the tool returned before it stopped (a
- * command's output so far) is kept.
- */
-function stopped(reason: unknown, partial: Ended | null): Ended {
-  const stop = reason instanceof CallStop ? reason : null;
-  const status: ToolCallStatus =
-    stop?.kind === 'timeout' ? 'failed' : stop?.kind === 'shutdown' ? 'interrupted' : 'cancelled';
-  const note = stop?.message ?? 'The user cancelled this tool call; its process tree was stopped.';
-  const body = partial?.content ?? '';
-  return {
-    status,
-    isError: true,
-    content: body === '' ? note : `${body}${body.endsWith('\n') ? '' : '\n'}${note}`,
-    exitCode: null,
-    meta: { ...(partial?.meta ?? {}), stopped: stop?.kind ?? 'cancelled' },
-  };
-}

@@ -67,7 +67,7 @@ JavaScript/TypeScript (mode "process", the default: a worker process; "local": i
                async *run(args, ctx) { yield 'one'; yield 'two'; } } } };
   }
   ctx: call_id, union_id, signal (aborted on cancel). A batch run returns a string, {content, is_error?,
-  meta?} or JSON; a stream run is a generator whose items become output pieces.
+  meta?} or JSON; a stream run is a generator whose items go to the call's output, a line each.
 Python (always a worker process, on the project's interpreter):
   def create_tool(config):
       return {"name": "counter", "description": "...", "methods": {

@@ -24,9 +24,20 @@ channel.on('data', (chunk) => {
     end = buffered.indexOf('\n');
   }
 });
-// Cairn closes the channel when it stops the tool, or when it ends: nothing of the tool runs on.
-channel.on('end', () => process.exit(0));
-channel.on('error', () => process.exit(0));
+// Cairn closes the channel when it stops the tool, or when it ends (or crashed): nothing of the tool runs on,
+// the programs it started included — the worker leads their process group (POSIX).
+function exitWithGroup() {
+  if (process.platform !== 'win32') {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      // Not a group leader: only this process goes.
+    }
+  }
+  process.exit(0);
+}
+channel.on('end', exitWithGroup);
+channel.on('error', exitWithGroup);
 
 function receive(line) {
   let message;

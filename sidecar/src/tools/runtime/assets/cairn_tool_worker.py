@@ -14,6 +14,7 @@ import importlib.util
 import inspect
 import json
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -239,7 +240,10 @@ def main():
     worker = Worker(channel)
     for message in channel.commands():
         worker.handle(message)
-    # Cairn closed stdin (it stopped the tool, or ended): running calls must not keep the process alive.
+    # Cairn closed stdin (it stopped the tool, or ended or crashed): running calls must not keep the process
+    # alive, nor the programs the tool started, when the worker leads their process group.
+    if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+        os.killpg(os.getpgrp(), signal.SIGKILL)
     os._exit(0)
 
 

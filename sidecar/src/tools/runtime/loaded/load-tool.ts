@@ -40,6 +40,16 @@ export function loadToolTool(loader: ToolLoader, registry: LoadedToolRegistry): 
     inputSchema,
     sideEffects: true,
     needsProject: true,
+    // In the sidecar, the tool's code can reach what Cairn can: the user says so each time, in any mode.
+    // (A Python module is refused `local` before it runs, so it is not asked about.)
+    privileged: (input) => {
+      const { mode, path } = (input ?? {}) as { mode?: unknown; path?: unknown };
+      if (mode !== 'local' || (typeof path === 'string' && /\.py$/i.test(path))) return null;
+      return (
+        'It runs the module inside Cairn\'s own process (mode "local"), where its code can reach what Cairn ' +
+        "can: Cairn's environment, its keychain entries and every session."
+      );
+    },
     async execute(input, ctx) {
       const projectRoot = requireProjectRoot(ctx);
       const handle = await loader.load(

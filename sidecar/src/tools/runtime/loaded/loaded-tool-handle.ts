@@ -90,7 +90,8 @@ export class WorkerLoadedToolHandle implements LoadedToolHandle {
         ctx.signal,
         (text) => {
           collector?.add(text);
-          ctx.onOutput('stdout', text);
+          // One line per item, so items that carry no newline of their own do not run together.
+          ctx.onOutput('stdout', text.endsWith('\n') ? text : `${text}\n`);
         },
       );
     } catch (err) {

@@ -88,7 +88,7 @@ function toolDescriptionText(spec: LoadedToolSpec): string {
   const lines = description.methods.map((method) => {
     const kind =
       method.kind === 'stream'
-        ? 'stream: always runs in the background, its items arrive as output pieces'
+        ? 'stream: always runs in the background, its items arrive in its output, a line each'
         : 'batch';
     const args = method.inputSchema ? ` Arguments: ${JSON.stringify(method.inputSchema)}` : '';
     return `- ${method.name} (${kind}): ${method.description}${args}`;

@@ -378,7 +378,7 @@ def main(argv=None):
     except (TypeError, ValueError) as exc:  # arguments JSON cannot carry (NaN), an empty name
         parser.error(str(exc))
     out = getattr(sys.stdout, "buffer", None)
-    text = json.dumps(reply, ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(reply, ensure_ascii=False) + "\n"  # one line, as `cairn tool` prints it
     if out is None:
         sys.stdout.write(text)
     else:
