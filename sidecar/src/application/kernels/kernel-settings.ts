@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { envFlag, envInt } from '../../config/env-flags';
 import type { JupyterTarget, KernelManagerOptions } from '../../kernels/kernel-manager';
 import { DEFAULT_LIMITS } from '../../kernels/kernel-types';
