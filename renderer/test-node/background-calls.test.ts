@@ -10,6 +10,8 @@ import { BackgroundController } from '../src/state/background-controller';
 import { SessionController } from '../src/state/session-controller';
 import type { ToolItem } from '../src/state/tool-items';
 import type { TurnView } from '../src/state/turn-view';
+import { WaitingController } from '../src/state/waiting-controller';
+import { callsAwaitingApproval, waitingOutside } from '../src/state/waiting-view';
 
 // Background calls in the renderer's state and typed client, against a real sidecar: the agent starts a
 // background Bash whose script calls Write through Cairn's runtime; the card runs on after its turn with the
@@ -128,10 +130,15 @@ describe('background calls in the renderer, against a real sidecar', () => {
     third.dispose();
   });
 
-  it("asks for a background script's call after its turn ended, next to that call, and runs it once allowed", async () => {
+  it("asks for a background script's call after its turn ended, next to that call and in the side panel, and runs it once allowed there", async () => {
     const { sessionId } = await h.newSession({ approval: 'ask' });
     const live = new SessionController(client, stream, sessionId);
     await live.start();
+    // The side panel's list of what waits outside the running turn, as the conversation starts it.
+    const runningTurn = () => live.getSnapshot().running?.turn.id ?? null;
+    const waiting = new WaitingController(client, live, sessionId, runningTurn);
+    await waiting.start();
+    const outside = (controller: WaitingController) => waitingOutside(controller.getSnapshot().view);
     const gate = path.join(h.projectDir, 'go');
     const command = `while [ ! -e '${gate}' ]; do sleep 0.05; done; ${writeFromScript('asked.txt')}`;
     h.model.enqueue(
@@ -144,6 +151,11 @@ describe('background calls in the renderer, against a real sidecar', () => {
     // Bash itself asks first (the turn waits on it).
     await until(() => turn()?.items.some((i) => i.kind === 'question') ?? false, 'the Bash approval');
     const first = turn()!.items.find((i) => i.kind === 'question')!;
+    // The running turn's own approval stays inline only.
+    expect(waiting.getSnapshot().view?.pending.map((q) => q.id)).toEqual([
+      first.kind === 'question' ? first.question.id : '',
+    ]);
+    expect(outside(waiting)).toEqual([]);
     await client.answer(first.kind === 'question' ? first.question.id : '', 'allow');
     await until(() => turn()?.turn.status === 'completed', 'the turn to end');
     expect(bash()!.card).toMatchObject({ status: 'running', background: true });
@@ -155,8 +167,26 @@ describe('background calls in the renderer, against a real sidecar', () => {
     expect(asked?.kind === 'question' && asked.question.question).toContain(
       `(from a script of call ${bash()!.card.toolCallId})`,
     );
-    await live.answer(asked!.kind === 'question' ? asked!.question.id : '', 'allow');
+    const questionId = asked!.kind === 'question' ? asked!.question.id : '';
+    const bashId = bash()!.card.toolCallId!;
+    // The panel lists it (its turn ended), and knows which background call's script asks.
+    await until(() => outside(waiting).length === 1, 'the approval in the side panel');
+    expect(outside(waiting)[0]).toMatchObject({ id: questionId, kind: 'approval', status: 'pending' });
+    expect(outside(waiting)[0]!.tool_call_id).toBe(write?.kind === 'tool' ? write.card.toolCallId : '');
+    expect([...callsAwaitingApproval(waiting.getSnapshot().view)]).toEqual([bashId]);
+    // So does a panel started now (a reloaded window): read from the server, its parent read from the call.
+    const reloaded = new WaitingController(client, live, sessionId, runningTurn);
+    await reloaded.start();
+    expect(outside(reloaded).map((q) => q.id)).toEqual([questionId]);
+    expect([...callsAwaitingApproval(reloaded.getSnapshot().view)]).toEqual([bashId]);
+
+    await waiting.answer(questionId, 'allow');
     await until(() => bash()!.card.status === 'completed', 'the background call to end');
+    expect(outside(waiting)).toEqual([]);
+    expect(outside(reloaded)).toEqual([]);
+    expect(await client.questions(sessionId)).toEqual([]);
+    reloaded.dispose();
+    waiting.dispose();
     expect(bash()!.nested).toMatchObject([
       { card: { name: 'Write', status: 'completed' } },
       { question: { status: 'answered', answer: 'allow' } },

@@ -10,6 +10,8 @@ import { KernelController } from '../state/kernel-controller';
 import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
 import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
+import { useWaiting } from '../state/use-waiting';
+import { WaitingController } from '../state/waiting-controller';
 import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
 import { ContextPanel, type ContextRequest } from './context/ContextPanel';
@@ -47,25 +49,33 @@ export function Conversation(props: {
   // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
   const [controller, setController] = useState<SessionController | null>(null);
   const [kernelController, setKernelController] = useState<KernelController | null>(null);
-  const [background, setBackground] = useState<BackgroundController | null>(null);
+  const [background, setBackground] = useState<{
+    calls: BackgroundController;
+    waiting: WaitingController;
+  } | null>(null);
   useEffect(() => {
     const created = new SessionController(props.client, props.stream, props.session.id);
     setController(created);
     void created.start();
     return () => created.dispose();
   }, [props.client, props.stream, props.session.id]);
-  // Background tasks are followed from the session's start, so the panel shows whole tails when it opens.
+  // Background tasks are followed from the session's start, so the panel shows whole tails when it opens,
+  // and what waits for the user outside the running turn (a background script's approval) is counted.
   const backgroundEnabled = props.backgroundTasks ?? false;
   useEffect(() => {
     if (!controller || !backgroundEnabled) return;
-    const created = new BackgroundController(props.client, controller, controller.sessionId);
-    setBackground(created);
-    void controller.whenStarted().then(() => created.start());
+    const calls = new BackgroundController(props.client, controller, controller.sessionId);
+    const runningTurn = () => controller.getSnapshot().running?.turn.id ?? null;
+    const waiting = new WaitingController(props.client, controller, controller.sessionId, runningTurn);
+    setBackground({ calls, waiting });
+    void controller.whenStarted().then(() => Promise.all([calls.start(), waiting.start()]));
     return () => {
-      created.dispose();
+      calls.dispose();
+      waiting.dispose();
       setBackground(null);
     };
   }, [props.client, controller, backgroundEnabled]);
+  const waiting = useWaiting(background?.waiting ?? null);
   const kernelsEnabled = props.kernels ?? false;
   useEffect(() => {
     if (!controller || !kernelsEnabled) return;
@@ -153,6 +163,7 @@ export function Conversation(props: {
         onTogglePanel={props.onTogglePanel}
         context={context.value}
         onOpenContext={() => showContext()}
+        waiting={waiting.questions.length}
       />
       <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
         <div className="transcript-inner">
@@ -225,7 +236,7 @@ export function Conversation(props: {
               sessionId={props.session.id}
               projectId={props.session.project_id}
             />
-            {background && <BackgroundPanel controller={background} />}
+            {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
             {kernelController && (
               <>
                 <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />

@@ -1,10 +1,10 @@
 import type { ApprovalMode, ContextInfo, Session } from '../../../sidecar/src/protocol';
 import type { StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
-import { useT } from '../i18n/i18n';
+import { useI18n } from '../i18n/i18n';
 import { ContextMeter } from './context/ContextMeter';
 
-/** Title, context meter, approval mode, connection state and the side-panel toggle. */
+/** Title, context meter, approval mode, connection state and the side-panel toggle (with what waits there). */
 export function SessionHeader(props: {
   client: CairnClient;
   session: Session;
@@ -14,8 +14,11 @@ export function SessionHeader(props: {
   onTogglePanel(): void;
   context?: ContextInfo | null;
   onOpenContext?(): void;
+  /** The approvals and questions that wait in the side panel (outside the running turn). */
+  waiting?: number;
 }) {
-  const t = useT();
+  const { t, formatNumber } = useI18n();
+  const waiting = props.waiting ?? 0;
   return (
     <header className="session-header">
       <h1 className="session-title">{props.session.title}</h1>
@@ -48,10 +51,17 @@ export function SessionHeader(props: {
       <button
         type="button"
         className="icon-button"
-        aria-label={t('panel.toggle')}
+        aria-label={
+          waiting > 0 ? t('background.waiting.toggle', { count: formatNumber(waiting) }) : t('panel.toggle')
+        }
         onClick={props.onTogglePanel}
       >
         ◫
+        {waiting > 0 && (
+          <span className="panel-toggle-badge" aria-hidden="true">
+            {formatNumber(waiting)}
+          </span>
+        )}
       </button>
     </header>
   );

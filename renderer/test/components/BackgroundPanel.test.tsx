@@ -1,15 +1,16 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoadedTool, ToolCall, ToolCallOutput } from '../../../sidecar/src/protocol';
+import type { LoadedTool, Question, ToolCall, ToolCallOutput } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { BackgroundPanel } from '../../src/components/background/BackgroundPanel';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { BackgroundController } from '../../src/state/background-controller';
+import { WaitingController } from '../../src/state/waiting-controller';
 import { eventMaker } from '../support/journal-events';
 import { liveSource } from '../support/live-source';
-import { storedToolCall } from '../support/tool-calls';
+import { approvalFor, storedToolCall } from '../support/tool-calls';
 
 // The side panel's background tasks against a fake sidecar: listed with their newest output, kept live
 // from tool events, cancelled through the API (with a word while it stops, and its error in words), and
@@ -36,6 +37,12 @@ const loaded = (patch: Partial<LoadedTool> = {}): LoadedTool => ({
 interface Options {
   calls: ToolCall[];
   tools?: LoadedTool[];
+  /** The pending questions the sidecar lists. */
+  questions?: Question[];
+  /** The running turn when the events begin. */
+  runningTurn?: string | null;
+  /** Calls a read of one call finds besides the listed ones (a script's, not in the background). */
+  scriptCalls?: ToolCall[];
   output?: (id: string) => ToolCallOutput;
   /** What a cancel answers; a promise lets the test hold it. */
   cancel?: (id: string) => Promise<Response>;
@@ -43,6 +50,7 @@ interface Options {
 
 function fakeSidecar(options: Options) {
   const requests: string[] = [];
+  const answers: { id: string; body: unknown }[] = [];
   const json = (value: unknown, status = 200) =>
     new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
   const fetch: typeof globalThis.fetch = async (input, init) => {
@@ -51,25 +59,42 @@ function fakeSidecar(options: Options) {
     requests.push(`${method} ${url.pathname}${url.search}`);
     if (url.pathname === '/api/sessions/s/tool-runtime')
       return json({ calls: options.calls, loaded_tools: options.tools ?? [] });
-    const [, , , id, action] = url.pathname.split('/');
+    if (url.pathname === '/api/sessions/s/questions') return json({ questions: options.questions ?? [] });
+    const [, , kind, id, action] = url.pathname.split('/');
+    const question = options.questions?.find((q) => q.id === id);
+    if (kind === 'questions' && action === 'answer') {
+      const body = JSON.parse(String(init?.body)) as { answer: string };
+      answers.push({ id: id!, body });
+      const asked = question ?? approvalFor(storedToolCall({ id: 'tc_any' }), { id: id! });
+      return json({ ...asked, status: 'answered', answer: body.answer });
+    }
+    const called = [...options.calls, ...(options.scriptCalls ?? [])].find((c) => c.id === id);
+    if (kind === 'tool-calls' && action === undefined && called) return json({ ...called, result: null });
     if (action === 'output' && options.output) return json(options.output(id!));
     if (action === 'cancel' && options.cancel) return options.cancel(id!);
     return json({ error: { code: 'not_found', message: 'Not here.' } }, 404);
   };
-  return { requests, client: new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch), json };
+  return {
+    requests,
+    answers,
+    client: new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch),
+    json,
+  };
 }
 
-const controllers: BackgroundController[] = [];
+const controllers: { dispose(): void }[] = [];
 
 function setup(options: Options, locale: Locale = 'en') {
   const sidecar = fakeSidecar(options);
   const source = liveSource(eventMaker('s'));
   const controller = new BackgroundController(sidecar.client, source, 's', 0);
-  controllers.push(controller);
+  const waiting = new WaitingController(sidecar.client, source, 's', () => options.runningTurn ?? null);
+  controllers.push(controller, waiting);
   void controller.start();
+  void waiting.start();
   render(
     <I18nProvider locale={locale}>
-      <BackgroundPanel controller={controller} />
+      <BackgroundPanel controller={controller} waiting={waiting} />
     </I18nProvider>,
   );
   return { ...sidecar, source };
@@ -248,6 +273,90 @@ describe('the background tasks section', () => {
     expect(within(crashed).getByTestId('tool-state').textContent).toBe('Crashed');
     expect(crashed.textContent).toContain('Error: worker exited with code 1');
     expect(screen.getAllByRole('listitem', { name: /^(stats|fmt)$/ })).toHaveLength(2);
+  });
+
+  it('lists an approval waiting outside the running turn above the calls, answers it, and drops it once answered', async () => {
+    const bash = storedToolCall({ id: 'tc1', background: true });
+    const write = storedToolCall({
+      id: 'tc2',
+      name: 'Write',
+      input: { file_path: 'a.txt', content: 'hi' },
+      status: 'waiting_approval',
+      parent_tool_call_id: 'tc1',
+    });
+    // The running turn's own question stays in the conversation.
+    const own: Question = { ...approvalFor(storedToolCall({ id: 'tc9', turn_id: 't2' })), kind: 'question' };
+    const { answers, requests, source } = setup({
+      calls: [bash],
+      scriptCalls: [write],
+      questions: [approvalFor(write), own],
+      runningTurn: 't2',
+      output: (id) => ({
+        call_id: id,
+        status: 'running',
+        pieces: [],
+        next_after: null,
+        missing: 0,
+        running: true,
+      }),
+    });
+    const waiting = await screen.findByRole('region', { name: 'Waiting for you' });
+    const card = within(waiting).getByRole('region', { name: 'Allow Write?' });
+    expect(waiting.querySelectorAll('.question-card')).toHaveLength(1);
+    expect(card.textContent).toContain('a.txt');
+    expect(screen.getByText('1 waiting for you')).toBeTruthy();
+    expect(document.querySelector('details')!.open).toBe(true);
+    // Above the calls; the row of the call whose script asks says so (its parent read from the call).
+    expect(waiting.compareDocumentPosition(row('tc1')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await waitFor(() =>
+      expect(row('tc1')!.textContent).toContain('A call from its script waits for your approval'),
+    );
+    expect(requests).toContain('GET /api/tool-calls/tc2');
+
+    const allow = within(card).getByRole('button', { name: 'Allow' });
+    allow.focus();
+    expect(document.activeElement).toBe(allow);
+    fireEvent.click(allow);
+    await waitFor(() => expect(answers).toEqual([{ id: 'q-tc2', body: { answer: 'allow' } }]));
+    source.emit({ type: 'question.answered', turn_id: 't1', question_id: 'q-tc2', answer: 'allow' });
+    expect(screen.queryByRole('region', { name: 'Waiting for you' })).toBeNull();
+    expect(screen.queryByText(/waiting for you/)).toBeNull();
+    expect(row('tc1')!.textContent).not.toContain('waits for your approval');
+
+    // Once the turn that asked ends, its question waits here too, until it is closed.
+    source.emit({ type: 'turn.completed', turn_id: 't2', usage: null });
+    expect(screen.getByRole('region', { name: 'The agent asks' })).toBeTruthy();
+    source.emit({
+      type: 'question.closed',
+      turn_id: 't2',
+      question_id: own.id,
+      reason: 'The call was stopped.',
+    });
+    expect(screen.queryByRole('region', { name: 'Waiting for you' })).toBeNull();
+  });
+
+  it('opens when a question comes to wait here, and takes a typed answer', async () => {
+    const { answers, source } = setup({ calls: [] });
+    await screen.findByText(/Nothing runs in the background/);
+    const details = document.querySelector('details')!;
+    expect(details.open).toBe(false);
+    const question = {
+      ...approvalFor(storedToolCall({ id: 'tc3' }), { id: 'q7' }),
+      kind: 'question' as const,
+      question: 'Which port?',
+      tool: null,
+      options: null,
+    };
+    source.emit({ type: 'question.required', turn_id: 't1', question });
+    expect(details.open).toBe(true);
+    const box = within(screen.getByRole('region', { name: 'Waiting for you' })).getByRole('textbox', {
+      name: 'Your answer',
+    });
+    fireEvent.change(box, { target: { value: '8080' } });
+    fireEvent.submit(box.closest('form')!);
+    await waitFor(() => expect(answers).toEqual([{ id: 'q7', body: { answer: '8080' } }]));
+    source.emit({ type: 'question.answered', turn_id: 't1', question_id: 'q7', answer: '8080' });
+    expect(screen.queryByRole('region', { name: 'Waiting for you' })).toBeNull();
   });
 
   it('speaks Chinese', async () => {

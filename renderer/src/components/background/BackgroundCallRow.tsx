@@ -20,6 +20,8 @@ type Stopping = { state: 'idle' } | { state: 'stopping' } | { state: 'failed'; m
  */
 export function BackgroundCallRow(props: {
   item: BackgroundCall;
+  /** A call its script started waits for an approval listed above the calls. */
+  awaitingApproval?: boolean;
   onReadTail(callId: string): Promise<void>;
   onCancel(callId: string): Promise<ToolCall>;
 }) {
@@ -100,6 +102,9 @@ export function BackgroundCallRow(props: {
         <p className="error-text background-call-error" role="alert">
           {t('background.cancelFailed', { message: stopping.message })}
         </p>
+      )}
+      {props.awaitingApproval && active && (
+        <p className="background-call-note background-call-awaiting">{t('background.awaitingApproval')}</p>
       )}
       {call.parent_tool_call_id !== null && (
         <p className="muted background-call-note">{t('tool.fromScript', { id: call.parent_tool_call_id })}</p>

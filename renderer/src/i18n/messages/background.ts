@@ -1,6 +1,9 @@
 import type { AreaMessages } from '../catalog';
 
-/** Background tasks (the side panel's section), loaded tools, and how tool cards mark background and script calls. */
+/**
+ * Background tasks (the side panel's section), what waits for the user outside the running turn, loaded
+ * tools, and how tool cards mark background and script calls.
+ */
 const en = {
   'background.title': 'Background tasks',
   'background.running': '{count} running',
@@ -14,6 +17,10 @@ const en = {
   'background.output': 'Output',
   'background.outputLoading': 'Reading its output…',
   'background.tailNote': 'Earlier output is left out: these are its newest lines.',
+  'background.waiting.title': 'Waiting for you',
+  'background.waiting.count': '{count} waiting for you',
+  'background.waiting.toggle': 'Toggle side panel ({count} waiting for you)',
+  'background.awaitingApproval': 'A call from its script waits for your approval, above.',
   'background.tools.title': 'Loaded tools',
   'background.tools.empty': 'No tools loaded. The agent can load a tool from a file of the project.',
   'background.tools.ready': 'Ready',
@@ -48,6 +55,10 @@ export const backgroundMessages: AreaMessages<keyof typeof en> = {
     'background.output': '输出',
     'background.outputLoading': '正在读取输出…',
     'background.tailNote': '较早的输出已省略，以下是最新的几行。',
+    'background.waiting.title': '等待你处理',
+    'background.waiting.count': '{count} 项等待你处理',
+    'background.waiting.toggle': '切换侧边面板（{count} 项等待你处理）',
+    'background.awaitingApproval': '它的脚本发起的一个调用正在等待你批准，见上方。',
     'background.tools.title': '已加载的工具',
     'background.tools.empty': '没有已加载的工具。智能体可以从项目中的文件加载工具。',
     'background.tools.ready': '就绪',
