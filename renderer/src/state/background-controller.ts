@@ -9,13 +9,10 @@ import {
   isRuntimeEvent,
   replaceCall,
 } from './background-view';
-import { LiveController } from './live-controller';
+import { ViewController, type ViewSnapshot } from './live-controller';
 import { type EventSource, messageOf } from './session-controller';
 
-export interface BackgroundSnapshot {
-  view: BackgroundView | null;
-  error: string | null;
-}
+export type BackgroundSnapshot = ViewSnapshot<BackgroundView>;
 
 /**
  * A piece holds the output of a short window (200 ms on the sidecar): reading a call's pieces this long after
@@ -28,33 +25,25 @@ const PIECES_SETTLE_MS = 300;
  * shows whole tails whenever it opens): the list read once the session's subscription is made, live tool
  * events on top, and each running call's newest output read from its pieces.
  */
-export class BackgroundController extends LiveController<BackgroundSnapshot> {
+export class BackgroundController extends ViewController<BackgroundView> {
   constructor(
     private readonly client: CairnClient,
     source: EventSource,
     readonly sessionId: string,
     private readonly settleMs = PIECES_SETTLE_MS,
   ) {
-    super(source, { view: null, error: null });
+    super(source);
   }
 
   /** Call once the source is subscribed: the list read here then overlaps the live events. */
   async start(): Promise<void> {
-    if (this.disposed) return;
-    this.listen();
-    try {
-      const info = await this.client.toolRuntime(this.sessionId);
-      if (this.disposed) return;
-      const view = this.takeHeld().filter(isRuntimeEvent).reduce(applyRuntimeEvent, backgroundFromInfo(info));
-      this.update({ view, error: null });
-      const running = view.calls.filter((c) => c.tail === null && isActive(c.call));
-      if (running.length === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, this.settleMs));
-      await Promise.all(running.map((c) => this.readTail(c.call.id)));
-    } catch (error) {
-      this.held = null;
-      if (!this.disposed) this.update({ error: messageOf(error) });
-    }
+    const view = await this.begin(async () =>
+      backgroundFromInfo(await this.client.toolRuntime(this.sessionId)),
+    );
+    const running = view?.calls.filter((c) => c.tail === null && isActive(c.call)) ?? [];
+    if (running.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+    await Promise.all(running.map((c) => this.readTail(c.call.id)));
   }
 
   /** Reads a call's newest output (an ended call's when its output is opened). */
@@ -76,11 +65,11 @@ export class BackgroundController extends LiveController<BackgroundSnapshot> {
     return call;
   };
 
-  protected onEvent(event: CairnEvent): void {
-    if (!isRuntimeEvent(event)) return;
-    const current = this.snapshot.view;
-    if (!current) return;
-    const view = applyRuntimeEvent(current, event);
-    if (view !== current) this.update({ view });
+  protected accepts(event: CairnEvent): boolean {
+    return isRuntimeEvent(event);
+  }
+
+  protected apply(view: BackgroundView, event: CairnEvent): BackgroundView {
+    return applyRuntimeEvent(view, event);
   }
 }

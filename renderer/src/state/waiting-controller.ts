@@ -1,13 +1,10 @@
 import type { CairnEvent } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
-import { LiveController } from './live-controller';
-import { type EventSource, messageOf } from './session-controller';
+import { ViewController, type ViewSnapshot } from './live-controller';
+import type { EventSource } from './session-controller';
 import { applyWaitingEvent, isWaitingEvent, type WaitingView, waitingFrom, withParent } from './waiting-view';
 
-export interface WaitingSnapshot {
-  view: WaitingView | null;
-  error: string | null;
-}
+export type WaitingSnapshot = ViewSnapshot<WaitingView>;
 
 /**
  * The questions and approvals one session waits on the user for, for the side panel (which lists those
@@ -17,37 +14,29 @@ export interface WaitingSnapshot {
  * The running turn comes from `runningTurn` when the events begin (the session's page, read up to where its
  * subscription starts), then from the turn events.
  */
-export class WaitingController extends LiveController<WaitingSnapshot> {
+export class WaitingController extends ViewController<WaitingView> {
   constructor(
     private readonly client: CairnClient,
     source: EventSource,
     readonly sessionId: string,
     private readonly runningTurn: () => string | null,
   ) {
-    super(source, { view: null, error: null });
+    super(source);
   }
 
   /** Call once the source is subscribed: the read then overlaps the live events. */
   async start(): Promise<void> {
-    if (this.disposed) return;
-    this.listen();
-    const running = this.runningTurn();
-    try {
-      const questions = await this.client.questions(this.sessionId);
-      if (this.disposed) return;
-      const view = this.takeHeld()
-        .filter(isWaitingEvent)
-        .reduce(applyWaitingEvent, waitingFrom(questions, running));
-      this.update({ view, error: null });
-      // Approvals asked before the events began: which call's script asked (for that call's row).
-      const unknown = view.pending.filter(
-        (q) => q.kind === 'approval' && q.tool_call_id !== null && !(q.tool_call_id in view.parents),
-      );
-      await Promise.all(unknown.map((q) => this.readParent(q.tool_call_id!)));
-    } catch (error) {
-      this.held = null;
-      if (!this.disposed) this.update({ error: messageOf(error) });
-    }
+    const view = await this.begin(async () => {
+      // Taken as the events begin: the session's page and its subscription meet here.
+      const running = this.runningTurn();
+      return waitingFrom(await this.client.questions(this.sessionId), running);
+    });
+    if (!view) return;
+    // Approvals asked before the events began: which call's script asked (for that call's row).
+    const unknown = view.pending.filter(
+      (q) => q.kind === 'approval' && q.tool_call_id !== null && !(q.tool_call_id in view.parents),
+    );
+    await Promise.all(unknown.map((q) => this.readParent(q.tool_call_id!)));
   }
 
   /** Answers through the same call as the conversation; the card goes with the `question.answered` event. */
@@ -55,12 +44,12 @@ export class WaitingController extends LiveController<WaitingSnapshot> {
     await this.client.answer(questionId, answer);
   };
 
-  protected onEvent(event: CairnEvent): void {
-    if (!isWaitingEvent(event)) return;
-    const current = this.snapshot.view;
-    if (!current) return;
-    const view = applyWaitingEvent(current, event);
-    if (view !== current) this.update({ view });
+  protected accepts(event: CairnEvent): boolean {
+    return isWaitingEvent(event);
+  }
+
+  protected apply(view: WaitingView, event: CairnEvent): WaitingView {
+    return applyWaitingEvent(view, event);
   }
 
   private async readParent(callId: string): Promise<void> {

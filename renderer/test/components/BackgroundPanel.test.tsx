@@ -109,6 +109,16 @@ afterEach(() => {
   for (const controller of controllers.splice(0)) controller.dispose();
 });
 
+/** What the output route answers for a running call that has printed nothing yet. */
+const noOutputYet = (id: string) => ({
+  call_id: id,
+  status: 'running' as const,
+  pieces: [],
+  next_after: null,
+  missing: 0,
+  running: true,
+});
+
 describe('the background tasks section', () => {
   it('lists a running call with its newest output, then live output, and an ended one with its output on demand', async () => {
     const running = storedToolCall({
@@ -211,14 +221,7 @@ describe('the background tasks section', () => {
     const call = storedToolCall({ id: 'tc1', background: true });
     const { requests, json } = setup({
       calls: [call, storedToolCall({ id: 'tc2', background: true })],
-      output: (id) => ({
-        call_id: id,
-        status: 'running',
-        pieces: [],
-        next_after: null,
-        missing: 0,
-        running: true,
-      }),
+      output: noOutputYet,
       cancel: (id) =>
         id === 'tc1'
           ? new Promise<Response>((resolve) => {
@@ -291,14 +294,7 @@ describe('the background tasks section', () => {
       scriptCalls: [write],
       questions: [approvalFor(write), own],
       runningTurn: 't2',
-      output: (id) => ({
-        call_id: id,
-        status: 'running',
-        pieces: [],
-        next_after: null,
-        missing: 0,
-        running: true,
-      }),
+      output: noOutputYet,
     });
     const waiting = await screen.findByRole('region', { name: 'Waiting for you' });
     const card = within(waiting).getByRole('region', { name: 'Allow Write?' });
