@@ -19,6 +19,7 @@ const STATUS: Record<ServerErrorCode, number> = {
   python_not_found: 503,
   jupyter_unreachable: 502,
   mcp_unavailable: 502,
+  sandbox_unavailable: 409,
   kernel_start_failed: 502,
   kernel_died: 502,
   model_auth: 502,

@@ -17,6 +17,7 @@ function makeQuestion(patch: Partial<Question> = {}): Question {
     question: 'Which port should the server use?',
     options: ['8080', '3000'],
     tool: null,
+    permission: null,
     status: 'pending',
     answer: null,
     created_at: '2025-01-01T00:00:00.000Z',
@@ -31,6 +32,7 @@ const approval = (patch: Partial<Question> = {}) =>
     question: 'Bash wants to run a command.',
     options: null,
     tool: { name: 'Bash', input: { command: 'rm -rf build' } },
+    permission: null,
     tool_call_id: 'tc1',
     ...patch,
   });

@@ -18,6 +18,8 @@ const PROJECT = {
   created_at: '2025-01-01T00:00:00.000Z',
   last_opened_at: '2025-01-01T00:00:00.000Z',
   python_path: null,
+  sandbox: 'off' as const,
+  sandbox_network: 'on' as const,
 };
 
 function renderIn(node: ReactNode) {

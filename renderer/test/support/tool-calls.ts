@@ -34,6 +34,7 @@ export function approvalFor(call: ToolCall, patch: Partial<Question> = {}): Ques
     question: `Allow ${call.name} (from a script of call ${call.parent_tool_call_id})?`,
     options: ['allow', 'deny'],
     tool: { name: call.name, input: call.input },
+    permission: null,
     status: 'pending',
     answer: null,
     created_at: '',

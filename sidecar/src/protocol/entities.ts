@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContextVersionInfo } from './context';
 import { ErrorInfo } from './errors';
+import { ApprovalInfo, ApprovalMode, SandboxNetwork, SandboxSetting } from './permissions';
 
 /** Wire shapes of the things the API returns. One schema per shape; types derive from them. */
 
@@ -26,6 +27,10 @@ export const Project = z.object({
   last_opened_at: z.string(),
   /** The interpreter set for the project's Python kernels; null: its `.venv`/`venv`, else `python3`. */
   python_path: z.string().nullable(),
+  /** `on`: Bash, Exec, kernels and process workers run confined to the project (bubblewrap on Linux). */
+  sandbox: SandboxSetting.default('off'),
+  /** `off` (with the sandbox on): what runs in the sandbox has no network. */
+  sandbox_network: SandboxNetwork.default('on'),
 });
 export type Project = z.infer<typeof Project>;
 
@@ -40,9 +45,6 @@ export const ProjectPython = z.object({
   version: z.string().nullable(),
 });
 export type ProjectPython = z.infer<typeof ProjectPython>;
-
-export const ApprovalMode = z.enum(['auto', 'ask']);
-export type ApprovalMode = z.infer<typeof ApprovalMode>;
 
 export const Session = z.object({
   id: z.string(),
@@ -152,6 +154,8 @@ export const Question = z.object({
   options: z.array(z.string()).nullable(),
   /** For approvals: the tool that waits. */
   tool: z.object({ name: z.string(), input: z.unknown() }).nullable(),
+  /** For approvals: why it asks and the rule "always allow" would propose. */
+  permission: ApprovalInfo.nullable().default(null),
   status: QuestionStatus,
   answer: z.string().nullable(),
   created_at: z.string(),

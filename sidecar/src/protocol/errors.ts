@@ -14,6 +14,8 @@ export const SERVER_ERROR_CODES = [
   'python_not_found',
   'jupyter_unreachable',
   'mcp_unavailable',
+  /** The sandbox a project asks for cannot run here (Windows, or bubblewrap missing): what to install. */
+  'sandbox_unavailable',
   /** A Python kernel that could not start for a reason other than a missing Python or Jupyter Server. */
   'kernel_start_failed',
   /** A Python kernel whose process ended under a running cell (how the UI reads a `kernel.died`). */

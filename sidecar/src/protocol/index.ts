@@ -6,6 +6,7 @@ export * from './host';
 export * from './kernel-events';
 export * from './kernels';
 export * from './mcp';
+export * from './permissions';
 export * from './requests';
 export * from './responses';
 export * from './tool-runtime';

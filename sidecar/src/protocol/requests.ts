@@ -1,22 +1,33 @@
 import { z } from 'zod';
 import { ExperienceScope } from './context';
-import { ApprovalMode } from './entities';
+import { ApprovalMode, RememberScope, SandboxNetwork, SandboxSetting } from './permissions';
 
 /** Request bodies and queries the API accepts. */
 
 export const CreateProjectRequest = z.object({ path: z.string().min(1, 'path is required') });
 export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
 
-/** Sets (an absolute path to a Python 3.9+ interpreter) or clears (null) the project's kernel interpreter. */
-export const UpdateProjectRequest = z.strictObject({
-  python_path: z
-    .string({
-      error: 'python_path is required: an absolute path to a Python interpreter, or null for the default',
-    })
-    .min(1, 'python_path must not be empty: send null to use the default interpreter')
-    .max(4_096, 'python_path must be at most 4096 characters')
-    .nullable(),
-});
+/**
+ * Changes a project's settings, at least one: `python_path` sets (an absolute path to a Python 3.9+
+ * interpreter) or clears (null) its kernels' interpreter; `sandbox` and `sandbox_network` confine what runs.
+ */
+export const UpdateProjectRequest = z
+  .strictObject({
+    python_path: z
+      .string({
+        error: 'python_path is required: an absolute path to a Python interpreter, or null for the default',
+      })
+      .min(1, 'python_path must not be empty: send null to use the default interpreter')
+      .max(4_096, 'python_path must be at most 4096 characters')
+      .nullable()
+      .optional(),
+    sandbox: SandboxSetting.optional(),
+    sandbox_network: SandboxNetwork.optional(),
+  })
+  .refine(
+    (v) => v.python_path !== undefined || v.sandbox !== undefined || v.sandbox_network !== undefined,
+    'give at least one of python_path, sandbox, sandbox_network',
+  );
 export type UpdateProjectRequest = z.infer<typeof UpdateProjectRequest>;
 
 export const CreateSessionRequest = z.object({
@@ -67,7 +78,21 @@ export const ListEventsQuery = z.object({
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-export const AnswerQuestionRequest = z.object({ answer: z.string().min(1, 'answer is required') });
+/**
+ * An answer; for an approval, `remember` also saves a rule (allow or deny, as answered) for the session, its
+ * project or everywhere, with the card's suggested pattern or the user's edited `pattern` (null: any input).
+ */
+export const AnswerQuestionRequest = z.object({
+  answer: z.string().min(1, 'answer is required'),
+  remember: RememberScope.optional(),
+  pattern: z
+    .string()
+    .trim()
+    .min(1, 'pattern must not be empty: send null to match any input')
+    .max(1_000)
+    .nullable()
+    .optional(),
+});
 export type AnswerQuestionRequest = z.infer<typeof AnswerQuestionRequest>;
 
 const baseUrl = z

@@ -231,6 +231,27 @@ CREATE INDEX tool_calls_by_parent ON tool_calls(parent_tool_call_id);
 CREATE INDEX tool_calls_background ON tool_calls(session_id, background, started_at);
 `,
   },
+  {
+    version: 10,
+    description:
+      "permissions: rules that allow, ask or deny calls, why an approval asks, and each project's sandbox",
+    sql: `
+CREATE TABLE permission_rules (
+  id TEXT PRIMARY KEY,
+  tool TEXT NOT NULL,
+  pattern TEXT,
+  action TEXT NOT NULL,
+  project_id TEXT REFERENCES projects(id) ON DELETE CASCADE,
+  session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX permission_rules_by_project ON permission_rules(project_id);
+CREATE INDEX permission_rules_by_session ON permission_rules(session_id);
+ALTER TABLE questions ADD COLUMN permission TEXT;
+ALTER TABLE projects ADD COLUMN sandbox TEXT NOT NULL DEFAULT 'off';
+ALTER TABLE projects ADD COLUMN sandbox_network TEXT NOT NULL DEFAULT 'on';
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -23,10 +23,12 @@ export class ProjectsRepo {
       created_at: time,
       last_opened_at: time,
       python_path: null,
+      sandbox: 'off',
+      sandbox_network: 'on',
     };
     this.db
       .prepare(
-        'INSERT INTO projects (id, path, name, created_at, last_opened_at, python_path) VALUES (@id, @path, @name, @created_at, @last_opened_at, @python_path)',
+        'INSERT INTO projects (id, path, name, created_at, last_opened_at, python_path, sandbox, sandbox_network) VALUES (@id, @path, @name, @created_at, @last_opened_at, @python_path, @sandbox, @sandbox_network)',
       )
       .run(project);
     return project;
@@ -39,6 +41,23 @@ export class ProjectsRepo {
   /** Sets or clears (null) the interpreter of the project's kernels; null when there is no such project. */
   setPythonPath(id: string, pythonPath: string | null): Project | null {
     this.db.prepare('UPDATE projects SET python_path = ? WHERE id = ?').run(pythonPath, id);
+    return this.get(id);
+  }
+
+  /** Sets the project's sandbox settings given; null when there is no such project. */
+  setSandbox(
+    id: string,
+    patch: {
+      sandbox?: Project['sandbox'] | undefined;
+      sandbox_network?: Project['sandbox_network'] | undefined;
+    },
+  ): Project | null {
+    if (patch.sandbox !== undefined) {
+      this.db.prepare('UPDATE projects SET sandbox = ? WHERE id = ?').run(patch.sandbox, id);
+    }
+    if (patch.sandbox_network !== undefined) {
+      this.db.prepare('UPDATE projects SET sandbox_network = ? WHERE id = ?').run(patch.sandbox_network, id);
+    }
     return this.get(id);
   }
 

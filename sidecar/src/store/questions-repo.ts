@@ -2,15 +2,17 @@ import type { Question } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
-interface QuestionRow extends Omit<Question, 'options' | 'tool'> {
+interface QuestionRow extends Omit<Question, 'options' | 'tool' | 'permission'> {
   options: string | null;
   tool: string | null;
+  permission: string | null;
 }
 
 const toQuestion = (row: QuestionRow): Question => ({
   ...row,
   options: row.options ? (JSON.parse(row.options) as string[]) : null,
   tool: row.tool ? (JSON.parse(row.tool) as Question['tool']) : null,
+  permission: row.permission ? (JSON.parse(row.permission) as Question['permission']) : null,
 });
 
 export class QuestionsRepo {
@@ -24,12 +26,13 @@ export class QuestionsRepo {
     question: string;
     options: string[] | null;
     tool: Question['tool'];
+    permission?: Question['permission'] | undefined;
   }): Question {
     const id = newId('q');
     this.db
       .prepare(
-        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
@@ -40,6 +43,7 @@ export class QuestionsRepo {
         input.question,
         input.options ? JSON.stringify(input.options) : null,
         input.tool ? JSON.stringify(input.tool) : null,
+        input.permission ? JSON.stringify(input.permission) : null,
         now(),
       );
     return this.get(id)!;

@@ -7,6 +7,7 @@ import { ExperiencesRepo } from './experiences-repo';
 import { McpServersRepo } from './mcp-servers-repo';
 import { MessagesRepo } from './messages-repo';
 import { ModelConfigsRepo } from './model-configs-repo';
+import { PermissionRulesRepo } from './permission-rules-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
 import { SessionMcpRepo } from './session-mcp-repo';
@@ -33,6 +34,7 @@ export class Store {
   readonly mcpServers: McpServersRepo;
   readonly sessionMcp: SessionMcpRepo;
   readonly experiences: ExperiencesRepo;
+  readonly permissionRules: PermissionRulesRepo;
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -49,6 +51,7 @@ export class Store {
     this.mcpServers = new McpServersRepo(db);
     this.sessionMcp = new SessionMcpRepo(db);
     this.experiences = new ExperiencesRepo(db);
+    this.permissionRules = new PermissionRulesRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

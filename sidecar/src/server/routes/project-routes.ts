@@ -16,9 +16,9 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: ServerContext):
   app.get('/api/projects', async (): Promise<ProjectList> => ({ projects: services.projects.list() }));
 
   app.patch<IdParams>('/api/projects/:id', async (req): Promise<Project> => {
-    const python = services.projectPython();
     const body = parse(UpdateProjectRequest, req.body);
-    return python.set(req.params.id, body.python_path);
+    // The sandbox settings land with the sandbox; until then only python_path changes.
+    return services.projectPython().set(req.params.id, body.python_path ?? null);
   });
 
   app.get<IdParams>('/api/projects/:id/python', async (req) =>
