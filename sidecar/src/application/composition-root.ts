@@ -31,6 +31,7 @@ import { McpSessionService } from './mcp/mcp-session-service';
 import { McpTestService } from './mcp/mcp-test-service';
 import { ModelService } from './models/model-service';
 import { requirePart } from './part';
+import { PermissionRuleService } from './permissions/permission-rule-service';
 import { ProjectPythonService } from './projects/project-python';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
@@ -63,6 +64,7 @@ export interface Services {
   turns: TurnService;
   toolCalls: ToolCallService;
   questions: QuestionService;
+  permissions: PermissionRuleService;
   events: EventFeed;
   models: ModelService;
   context: ContextService;
@@ -291,6 +293,7 @@ function buildServices(store: Store, options: BuildOptions) {
   if (kernels) resources.push(kernels);
   if (mcpSessions) resources.push(mcpSessions);
   const sessions = new SessionService({ store, runtime, files, resources, conversationOnly });
+  const permissions = new PermissionRuleService(store);
   const services: Services = {
     info: new SidecarInfo({
       dataDir,
@@ -302,7 +305,8 @@ function buildServices(store: Store, options: BuildOptions) {
     sessions,
     turns: new TurnService({ store, runtime }),
     toolCalls: new ToolCallService({ store, files }),
-    questions: new QuestionService({ store, runtime }),
+    questions: new QuestionService({ store, runtime, permissions }),
+    permissions,
     events: new EventFeed(store),
     models,
     context,

@@ -187,7 +187,12 @@ export class EventPrinter {
  * own text shortens long code and names only a file's path.
  */
 function questionLines(question: Question, workspace: string | null): string[] {
-  if (question.kind === 'approval' && question.tool) return approvalLines(question.tool, workspace);
+  if (question.kind === 'approval' && question.tool) {
+    const lines = approvalLines(question.tool, workspace);
+    if (!question.permission) return lines;
+    // Why it asks, right under the question line (the warning and the call follow).
+    return [lines[0]!, `  why: ${revealHidden(question.permission.reason).text}`, ...lines.slice(1)];
+  }
   const options = question.options ? ` [${question.options.join(' / ')}]` : '';
   const shown = revealHidden(`${question.question}${options}`);
   return [`? ${shown.text}`, ...(shown.hidden > 0 ? [`  ${hiddenWarning(shown.hidden)}`] : [])];

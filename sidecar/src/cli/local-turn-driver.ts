@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Application, openApplication } from '../application/composition-root';
 import { titleFromPrompt } from '../application/sessions/session-title';
 import { CairnError } from '../errors';
-import type { CairnEvent, TurnStatus } from '../protocol';
+import type { AnswerQuestionRequest, CairnEvent, TurnStatus } from '../protocol';
 import { Deferred } from './deferred';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 
@@ -85,8 +85,8 @@ export class LocalTurnDriver implements TurnDriver {
     return this.done.promise;
   }
 
-  async answer(questionId: string, answer: string): Promise<void> {
-    this.core?.services.questions.answer(questionId, { answer });
+  async answer(questionId: string, answer: AnswerQuestionRequest): Promise<void> {
+    this.core?.services.questions.answer(questionId, answer);
   }
 
   async replyInput(kernel: string, requestId: string, value: string): Promise<void> {

@@ -5,6 +5,7 @@ import { titleFromPrompt } from '../application/sessions/session-title';
 import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import {
+  type AnswerQuestionRequest,
   type CairnEvent,
   type Capabilities,
   ErrorResponse,
@@ -159,8 +160,8 @@ export class RemoteTurnDriver implements TurnDriver {
     return this.done.promise;
   }
 
-  async answer(questionId: string, answer: string): Promise<void> {
-    await this.request('POST', `/api/questions/${encodeURIComponent(questionId)}/answer`, { answer });
+  async answer(questionId: string, answer: AnswerQuestionRequest): Promise<void> {
+    await this.request('POST', `/api/questions/${encodeURIComponent(questionId)}/answer`, answer);
   }
 
   async replyInput(kernel: string, requestId: string, value: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { CairnEvent, Question, TurnStatus } from '../protocol';
 import { EventPrinter } from './event-printer';
 import { LocalTurnDriver } from './local-turn-driver';
 import { RemoteTurnDriver } from './remote-turn-driver';
+import { askApprovalAtTerminal } from './terminal-approval';
 import { askAtTerminal, askKernelInputAtTerminal } from './terminal-question';
 import type { TurnDriver } from './turn-driver';
 import { describeError, EXIT, UsageError } from './usage';
@@ -85,7 +86,11 @@ async function drive(
       }
       const prompt = new AbortController();
       prompts.set(question.id, prompt);
-      askAtTerminal(question, prompt.signal)
+      const asked =
+        question.kind === 'approval'
+          ? askApprovalAtTerminal(question, prompt.signal)
+          : askAtTerminal(question, prompt.signal).then((answer) => ({ answer }));
+      asked
         .then(
           (answer) => driver.answer(question.id, answer),
           () => {

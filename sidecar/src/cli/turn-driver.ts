@@ -1,4 +1,4 @@
-import type { CairnEvent, TurnStatus } from '../protocol';
+import type { AnswerQuestionRequest, CairnEvent, TurnStatus } from '../protocol';
 
 /** One turn driven from the command line, in-process or through a running server. */
 export interface TurnDriver {
@@ -6,7 +6,8 @@ export interface TurnDriver {
   start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }>;
   /** Resolves with the turn's final status once its terminal event was delivered. */
   finished(): Promise<TurnStatus>;
-  answer(questionId: string, answer: string): Promise<void>;
+  /** Answers a question; an approval's answer may save a rule (`remember`). */
+  answer(questionId: string, answer: AnswerQuestionRequest): Promise<void>;
   /** Answers a cell's `input()` request in one of this session's kernels. */
   replyInput(kernel: string, requestId: string, value: string): Promise<void>;
   cancel(): Promise<void>;

@@ -20,6 +20,7 @@ import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMcpRoutes } from './routes/mcp-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { registerModelRoutes } from './routes/model-routes';
+import { registerPermissionRoutes } from './routes/permission-routes';
 import { registerProjectRoutes } from './routes/project-routes';
 import { registerQuestionRoutes } from './routes/question-routes';
 import { registerSessionRoutes } from './routes/session-routes';
@@ -112,6 +113,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerTurnRoutes(app, options);
   registerContextRoutes(app, options);
   registerExperienceRoutes(app, options);
+  registerPermissionRoutes(app, options);
   registerQuestionRoutes(app, options);
   registerToolRuntimeRoutes(app, options);
   registerModelRoutes(app, options);

@@ -82,7 +82,7 @@ describe.skipIf(!CAN_USE_TERMINAL)('cairn run: approvals on a terminal', { timeo
     const cli = startCliOnTerminal(run('--prompt', 'write it', '--session', sessionId), {
       env: testEnv(model),
     });
-    await cli.waitForStdout(/1\. allow[\s\S]*2\. deny[\s\S]*> /);
+    await cli.waitForStdout(/1\. allow once[\s\S]*5\. always deny[\s\S]*> /);
     expectWholeWrite(cli.stdout.replace(/\r\n/g, '\n'));
     cli.type('1\r');
     const result = await cli.result();

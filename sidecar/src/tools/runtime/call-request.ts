@@ -1,4 +1,4 @@
-import type { ApprovalMode, ToolCallStatus } from '../../protocol';
+import type { ApprovalInfo, ApprovalMode, ToolCallStatus } from '../../protocol';
 import type { Tool } from '../tool';
 
 /** A question for the user, as the agent's question broker takes it. */
@@ -10,6 +10,8 @@ export interface UserQuestion {
   question: string;
   options: string[] | null;
   tool: { name: string; input: unknown } | null;
+  /** For approvals: why it asks and the rule "always allow" would propose. */
+  permission?: ApprovalInfo | null;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { CairnError } from '../../errors';
 import type { Logger } from '../../log/logger';
-import type { BackgroundReceipt, ToolCall } from '../../protocol';
+import type { ApprovalInfo, BackgroundReceipt, ToolCall } from '../../protocol';
 import type { Store } from '../../store/store';
 import { describeProcess, removeProcessRecord, writeProcessRecord } from '../process-record';
 import { type ScriptAccess, type Tool, type ToolContext, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
 import { type Ended, failed, stopMessage, stopped } from './call-outcome';
 import { CallOutput } from './call-output';
+import { type CallPermission, decideCall } from './call-permission';
 import { type CallPlan, planCall } from './call-plan';
 import type { CallOutcome, CallRequest, UserQuestions } from './call-request';
 import { describeInput } from './describe-input';
@@ -41,8 +42,20 @@ export class ToolCallRunner {
     const plan: CallPlan | null = tool ? planCall(tool, request.input) : null;
     const usable = tool !== undefined && plan !== null && plan.error === null;
     const privileged = usable ? (tool.privileged?.(plan.input) ?? null) : null;
-    const needsApproval =
-      usable && ((tool.sideEffects && request.approvalMode() === 'ask') || privileged !== null);
+    const permission: CallPermission | null = usable
+      ? await decideCall(
+          store,
+          {
+            sessionId: request.sessionId,
+            projectRoot: request.projectRoot,
+            mode: request.approvalMode(),
+            tool,
+            input: plan.input,
+          },
+          privileged,
+        )
+      : null;
+    const needsApproval = permission?.decision === 'ask';
     const status = needsApproval ? 'waiting_approval' : 'running';
     const background = plan?.background ?? false;
     const call = store.toolCalls.create({
@@ -79,6 +92,15 @@ export class ToolCallRunner {
         started,
       );
     }
+    if (permission?.decision === 'deny') {
+      const refused = {
+        status: 'denied' as const,
+        isError: true,
+        content: permission.content,
+        exitCode: null,
+      };
+      return this.finish(call, { ...refused, meta: { refused_by: 'permissions' } }, started);
+    }
 
     const controller = new AbortController();
     // A waited call stops with what it is waited by; a background one only until its receipt is out.
@@ -104,7 +126,7 @@ export class ToolCallRunner {
     this.running.add(running);
     // Called only once the tool really starts: a call denied, refused or cancelled before that ends first,
     // and its outcome, not a receipt, is what the caller gets.
-    const approval = needsApproval ? { note: privileged } : null;
+    const approval = permission?.decision === 'ask' ? permission.info : null;
     const work = this.execute(request, tool, plan!, call.id, controller, approval, () => {
       if (background) {
         request.signal.removeEventListener('abort', follow);
@@ -170,8 +192,8 @@ export class ToolCallRunner {
     plan: CallPlan,
     callId: string,
     controller: AbortController,
-    /** Whether the user is asked first, and what the question says besides the call. */
-    approval: { note: string | null } | null,
+    /** Whether the user is asked first, and why. */
+    approval: ApprovalInfo | null,
     onStarted: () => void,
   ): Promise<Ended> {
     const { store, files, questions, tokens } = this.deps;
@@ -198,16 +220,16 @@ export class ToolCallRunner {
     try {
       if (approval) {
         const parent = request.parentCallId ? ` (from a script of call ${request.parentCallId})` : '';
-        const note = approval.note ? `${approval.note} ` : '';
         const answer = await questions.ask(
           {
             sessionId: request.sessionId,
             turnId: request.turnId,
             toolCallId: callId,
             kind: 'approval',
-            question: `Allow ${tool.name}${parent}? ${note}${describeInput(plan.input)}`,
+            question: `Allow ${tool.name}${parent}? ${approval.reason} ${describeInput(plan.input)}`,
             options: ['allow', 'deny'],
             tool: { name: tool.name, input: plan.input },
+            permission: approval,
           },
           signal,
           { detached },
