@@ -60,7 +60,7 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   inputSchema: S;
-  /** Tools with side effects wait for approval in `ask` mode. */
+  /** Tools with side effects obey the session's approval mode (rules decide first). */
   sideEffects: boolean;
   /** Shell and file tools exist only in sessions with a project. */
   needsProject: boolean;

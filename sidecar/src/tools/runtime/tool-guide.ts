@@ -3,8 +3,8 @@
 const OVERVIEW = `Cairn's tools from your own scripts
 
 Every Bash and Exec command, and every execute_code cell, can call Cairn's tools itself: the same tools you
-have, the same approvals (in "ask" mode the user is asked), the same result files. Its calls appear under
-your call in the UI. Topics: python, shell, envelope, background, streaming, load_tool, protocol.
+have, the same approvals and permission rules (a call a rule denies is refused, one that asks waits for
+the user), the same result files. Its calls appear under your call in the UI. Topics: python, shell, envelope, background, streaming, load_tool, protocol.
 
 - Python: \`import cairn_tools\` (standard library only, nothing to install), then
   \`cairn_tools.call("Read", {"path": "notes.txt"})\`.
