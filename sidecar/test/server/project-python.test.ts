@@ -146,7 +146,7 @@ describe('a project’s Python interpreter', () => {
       [{ python_path: script }, /printed no Python version: hello/],
       [{ python_path: text }, /does not run/],
       [{ python_path: '' }, /send null to use the default/],
-      [{}, /python_path is required/],
+      [{}, /give at least one of python_path, sandbox, sandbox_network/],
       [{ python_path: other, name: 'renamed' }, /name/],
     ];
     for (const [body, message] of cases) {
