@@ -33,6 +33,7 @@ import { ModelService } from './models/model-service';
 import { requirePart } from './part';
 import { PermissionRuleService } from './permissions/permission-rule-service';
 import { ProjectPythonService } from './projects/project-python';
+import { ProjectSandboxService } from './projects/project-sandbox';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
 import type { SessionResource } from './sessions/session-resources';
@@ -191,6 +192,17 @@ function buildServices(store: Store, options: BuildOptions) {
   const kernelLogger = logger.child({ component: 'kernels' });
   // Kernels reach the tool runtime, which is built once the tool sources (kernels among them) exist.
   let toolRuntime: ToolRuntimeService | null = null;
+  const sandbox = new ProjectSandboxService({
+    store,
+    files,
+    dataDir,
+    binDir: path.join(dataDir, 'bin'),
+    // The endpoint's socket is bound into each sandbox, so its scripts reach the tools without a network.
+    socketDir: async () => (toolRuntime ? toolRuntime.socketDir() : null),
+    ...(env.CAIRN_SANDBOX_BWRAP?.trim() ? { bwrap: env.CAIRN_SANDBOX_BWRAP.trim() } : {}),
+    logger: logger.child({ component: 'sandbox' }),
+  });
+  const sandboxOf = (sessionId: string) => sandbox.forSession(sessionId);
   const kernels =
     kernelProvider && projectPython
       ? new KernelService({
@@ -210,6 +222,7 @@ function buildServices(store: Store, options: BuildOptions) {
           dataDir,
           python: projectPython,
           logger: kernelLogger,
+          sandbox: sandboxOf,
         })
       : null;
   const mcpServers = conversationOnly ? null : new McpConfigService(store, keychain);
@@ -261,6 +274,7 @@ function buildServices(store: Store, options: BuildOptions) {
     logger: toolLogger,
     dataDir,
     sources: combineToolSources(toolSources),
+    sandbox: sandboxOf,
     ...(loader ? { loadTool: (registry: LoadedToolRegistry) => loadToolTool(loader, registry) } : {}),
   });
   runtime = new AgentRuntime({
@@ -289,6 +303,11 @@ function buildServices(store: Store, options: BuildOptions) {
     modelMaxRetries: envInt(env.CAIRN_MODEL_MAX_RETRIES, 2),
   });
 
+  // A changed setting stops what runs under the old one: shell commands and loaded tools, kernels restart.
+  const runtimeOfTools = toolRuntime;
+  sandbox.onChange((ids) => runtimeOfTools.sandboxChanged(ids));
+  if (kernels) sandbox.onChange((ids) => kernels.sandboxChanged(ids));
+
   const resources: SessionResource[] = [toolRuntime];
   if (kernels) resources.push(kernels);
   if (mcpSessions) resources.push(mcpSessions);
@@ -301,7 +320,7 @@ function buildServices(store: Store, options: BuildOptions) {
       hasKernels: kernels !== null,
       hasMcp: mcpServers !== null,
     }),
-    projects: new ProjectService({ store, sessions, conversationOnly }),
+    projects: new ProjectService({ store, sessions, conversationOnly, python: projectPython, sandbox }),
     sessions,
     turns: new TurnService({ store, runtime }),
     toolCalls: new ToolCallService({ store, files }),

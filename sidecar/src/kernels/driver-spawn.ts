@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type SandboxSpec, sandboxCommand } from '../process/sandbox';
 import { defaultDriverPath } from './driver-path';
 
 /** How to run an interpreter: `{command: '/usr/bin/python3', args: []}` or `{command: 'py', args: ['-3']}`. */
@@ -15,13 +16,21 @@ export interface DriverSpawnOptions {
   driverPath?: string;
   /** false passes --no-ipython (the stdlib driver even where IPython is importable). */
   ipython?: boolean;
+  /** Runs the driver in this sandbox (its project's); throws sandbox_unavailable when it cannot run. */
+  sandbox?: SandboxSpec | null;
+}
+
+/** A started driver, and whether its process group's leader is the sandbox's monitor (bwrap), not Python. */
+export interface SpawnedDriver {
+  child: ChildProcess;
+  leaderIsMonitor: boolean;
 }
 
 /**
  * Starts the driver in a process group of its own (SIGINT to the group interrupts the cell, a kill reaches
  * the cell's children) with its channel on stdin/stdout; resolves once it runs, throws when it cannot start.
  */
-export async function spawnDriver(opts: DriverSpawnOptions): Promise<ChildProcess> {
+export async function spawnDriver(opts: DriverSpawnOptions): Promise<SpawnedDriver> {
   const driver = opts.driverPath ?? defaultDriverPath();
   const args = [
     ...opts.python.args,
@@ -31,7 +40,8 @@ export async function spawnDriver(opts: DriverSpawnOptions): Promise<ChildProces
     driver,
     ...(opts.ipython === false ? ['--no-ipython'] : []),
   ];
-  const child = spawn(opts.python.command, args, {
+  const command = sandboxCommand(opts.sandbox, opts.python.command, args, opts.cwd);
+  const child = spawn(command.file, command.args, {
     cwd: opts.cwd,
     env: { ...opts.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', PYTHONIOENCODING: 'utf-8' },
     detached: process.platform !== 'win32',
@@ -47,5 +57,5 @@ export async function spawnDriver(opts: DriverSpawnOptions): Promise<ChildProces
       cause: spawned,
     });
   }
-  return child;
+  return { child, leaderIsMonitor: command.leaderIsMonitor };
 }

@@ -1,5 +1,7 @@
 import { makeOwnerOnlyDir } from '../config/owner-only-files';
+import { CairnError } from '../errors';
 import { type Logger, silentLogger } from '../log/logger';
+import { requireSandbox, type SandboxSpec } from '../process/sandbox';
 import type { KernelHandle } from './kernel-handle';
 import { KernelProcess } from './kernel-process';
 import { DEFAULT_LIMITS, type KernelLimits } from './kernel-types';
@@ -45,10 +47,15 @@ interface OpenSession {
   kernels: SessionKernels;
   config: SessionKernelConfig;
   /** The resolved interpreter and folder; dropped on failure so a later call looks again. */
-  spec: Promise<KernelSpec> | null;
+  spec: Promise<BaseSpec> | null;
   /** The configured interpreter `spec` was resolved for: a changed setting resolves again. */
   specFor: string | null;
+  /** What the session's last local kernel started with (its sandbox included), whose spare a change ends. */
+  lastSpec: KernelSpec | null;
 }
+
+/** A kernel's spec but its sandbox, which is asked at each start. */
+type BaseSpec = Omit<KernelSpec, 'sandbox'>;
 
 /**
  * Python kernels for all sessions: each session's kernels by name, a warm spare per interpreter, and
@@ -79,6 +86,7 @@ export class KernelManager {
       config,
       spec: null,
       specFor: null,
+      lastSpec: null,
       kernels: new SessionKernels(sessionId, config, {
         acquire: () => this.acquire(open),
         limits: this.limits,
@@ -103,16 +111,31 @@ export class KernelManager {
   }
 
   /** Kills the warm spare of a spec no open session resolves to any more. */
-  private async disposeUnusedSpare(specPromise: Promise<KernelSpec>): Promise<void> {
-    const spec = await specPromise.catch(() => null);
-    if (!spec) return;
+  private async disposeUnusedSpare(specPromise: Promise<BaseSpec>): Promise<void> {
+    const base = await specPromise.catch(() => null);
+    if (!base) return;
+    // The spare shared between sessions is the unsandboxed one (a sandboxed spec names its session's folders).
+    const spec: KernelSpec = { ...base, sandbox: null };
     const key = specKey(spec);
     for (const other of this.sessions.values()) {
       if (other.spec === specPromise) continue;
       const otherSpec = await other.spec?.catch(() => null);
-      if (otherSpec && specKey(otherSpec) === key) return;
+      if (otherSpec && specKey({ ...otherSpec, sandbox: null }) === key) return;
     }
     await this.pool.dispose(spec);
+  }
+
+  /**
+   * The session's settings changed (its project's sandbox): its kernels are restarted under the new ones and
+   * the spare started under the old ones is ended, so nothing keeps running as it was.
+   */
+  async restartSession(sessionId: string): Promise<void> {
+    const open = this.sessions.get(sessionId);
+    if (!open) return;
+    const last = open.lastSpec;
+    open.lastSpec = null;
+    if (last) await this.pool.dispose(last);
+    await open.kernels.restartStarted();
   }
 
   async shutdownAll(): Promise<void> {
@@ -127,14 +150,14 @@ export class KernelManager {
   }
 
   /** The interpreter and folder for the session's next kernel; the project's setting is read each time. */
-  private specOf(open: OpenSession): Promise<KernelSpec> {
+  private specOf(open: OpenSession): Promise<BaseSpec> {
     const configured = open.config.pythonPath ?? null;
     if (open.spec && open.specFor === configured) return open.spec;
     if (open.spec) void this.disposeUnusedSpare(open.spec);
     open.specFor = configured;
     const { config } = open;
     const cwd = config.projectRoot ?? config.kernelsDir;
-    const spec = (async (): Promise<KernelSpec> => {
+    const spec = (async (): Promise<BaseSpec> => {
       if (!config.projectRoot) makeOwnerOnlyDir(cwd);
       const python = await resolvePython({
         projectRoot: config.projectRoot,
@@ -162,13 +185,34 @@ export class KernelManager {
    */
   async preflight(sessionId: string): Promise<void> {
     const open = this.sessions.get(sessionId);
-    if (!open || (await this.opts.remote?.())) return;
+    if (!open) return;
+    const sandbox = await this.sandboxOf(open, Boolean(await this.opts.remote?.()));
+    if (sandbox === 'remote') return;
     await this.specOf(open);
+  }
+
+  /**
+   * The sandbox a kernel of this session starts in: throws sandbox_unavailable when it cannot run here, or
+   * when kernels start on a Jupyter Server, which no sandbox of this machine can confine. `remote` when
+   * kernels start there (and no sandbox is asked for).
+   */
+  private async sandboxOf(open: OpenSession, remote: boolean): Promise<SandboxSpec | null | 'remote'> {
+    const sandbox = (await open.config.sandbox?.()) ?? null;
+    if (remote) {
+      if (!sandbox) return 'remote';
+      throw new CairnError(
+        'sandbox_unavailable',
+        "This project runs what the agent starts in a sandbox, which a kernel on a Jupyter Server cannot have. Start kernels on this machine (Settings → Python kernels), or turn the project's sandbox off.",
+      );
+    }
+    if (sandbox) requireSandbox(sandbox.bwrap);
+    return sandbox;
   }
 
   private async acquire(open: OpenSession): Promise<{ process: KernelHandle; warm: boolean }> {
     const remote = await this.opts.remote?.();
-    if (remote) {
+    const sandbox = await this.sandboxOf(open, Boolean(remote));
+    if (remote && sandbox === 'remote') {
       // Loaded on first use: most people never use a Jupyter Server, and the library is large.
       const { JupyterKernel } = await import('./jupyter/jupyter-kernel');
       const process = await JupyterKernel.start({
@@ -179,7 +223,11 @@ export class KernelManager {
       });
       return { process, warm: false };
     }
-    const spec = await this.specOf(open);
+    const spec: KernelSpec = { ...(await this.specOf(open)), sandbox: sandbox === 'remote' ? null : sandbox };
+    // A sandboxed spec is this session's alone: its spare under an older one has nobody else to serve.
+    const last = open.lastSpec;
+    if (last?.sandbox && specKey(last) !== specKey(spec)) void this.pool.dispose(last);
+    open.lastSpec = spec;
     if (this.opts.warm !== false) {
       const spare = await this.pool.take(spec);
       if (spare) return { process: spare, warm: true };
@@ -193,6 +241,7 @@ export class KernelManager {
       cwd: spec.cwd,
       env: await this.localEnv(),
       ipython: spec.ipython,
+      sandbox: spec.sandbox,
       ...(this.opts.driverPath ? { driverPath: this.opts.driverPath } : {}),
       ...(this.opts.readyTimeoutMs ? { readyTimeoutMs: this.opts.readyTimeoutMs } : {}),
       logger: this.logger,

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { type Logger, silentLogger } from '../log/logger';
-import { signalGroup, taskkillTree } from '../process/process-group';
+import { signalGroup, signalGroupExceptLeader, taskkillTree } from '../process/process-group';
 import {
   clip,
   DRIVER_PROTOCOL_VERSION,
@@ -78,6 +78,8 @@ export class KernelProcess implements KernelHandle {
     private readonly child: ChildProcess,
     logger: Logger,
     private readonly maxLineBytes: number,
+    /** The group's leader is a sandbox's monitor (bwrap): an interrupt skips it (SIGINT would end it all). */
+    private readonly leaderIsMonitor = false,
   ) {
     this.pid = child.pid!;
     this.logger = logger.child({ kernel_pid: this.pid });
@@ -89,8 +91,13 @@ export class KernelProcess implements KernelHandle {
 
   /** Starts a driver and waits for its `ready`; kills it and throws when it does not come. */
   static async start(opts: KernelProcessOptions): Promise<KernelProcess> {
-    const child = await spawnDriver(opts);
-    const kernel = new KernelProcess(child, opts.logger ?? silentLogger, opts.maxLineBytes ?? MAX_LINE_BYTES);
+    const { child, leaderIsMonitor } = await spawnDriver(opts);
+    const kernel = new KernelProcess(
+      child,
+      opts.logger ?? silentLogger,
+      opts.maxLineBytes ?? MAX_LINE_BYTES,
+      leaderIsMonitor,
+    );
     await kernel.waitReady(opts.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
     return kernel;
   }
@@ -155,11 +162,15 @@ export class KernelProcess implements KernelHandle {
   interrupt(): void {
     if (this.exitInfo) return;
     if (process.platform !== 'win32') {
-      try {
-        process.kill(-this.pid, 'SIGINT');
-        return;
-      } catch {
-        // The group is gone or not ours to signal; the message is the driver's own fallback.
+      if (this.leaderIsMonitor) {
+        if (signalGroupExceptLeader(this.pid, 'SIGINT')) return;
+      } else {
+        try {
+          process.kill(-this.pid, 'SIGINT');
+          return;
+        } catch {
+          // The group is gone or not ours to signal; the message is the driver's own fallback.
+        }
       }
     }
     this.send({ type: 'interrupt' });

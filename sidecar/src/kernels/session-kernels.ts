@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { badRequest, notFound } from '../errors';
 import type { Logger } from '../log/logger';
+import type { SandboxSpec } from '../process/sandbox';
 import { ArtifactStore } from './artifact-store';
 import type { KernelHandle } from './kernel-handle';
 import type { KernelEventListener, KernelInfo, KernelLimits } from './kernel-types';
@@ -26,6 +27,8 @@ export interface SessionKernelConfig {
   artifactsDir: string;
   limits?: Partial<KernelLimits>;
   onEvent?: KernelEventListener;
+  /** The project's sandbox, asked at each kernel start (a changed setting applies); absent or null: none. */
+  sandbox?: () => Promise<SandboxSpec | null>;
 }
 
 /** The kernels of one session, by name; created on first use. */
@@ -78,6 +81,25 @@ export class SessionKernels {
 
   list(): KernelInfo[] {
     return [...this.kernels.values()].map((k) => k.info());
+  }
+
+  /**
+   * Restarts every kernel that has a process (or is starting one), e.g. under a changed sandbox setting:
+   * each says at its next call that its state was lost. A kernel that cannot start again is left dead.
+   */
+  async restartStarted(): Promise<void> {
+    const started = [...this.kernels.values()].filter(
+      (k) => !['not_started', 'dead'].includes(k.info().state),
+    );
+    await Promise.all(
+      started.map((k) =>
+        k
+          .restart()
+          .catch((error: unknown) =>
+            this.deps.logger.warn('a kernel did not start again', { kernel: k.name, error: String(error) }),
+          ),
+      ),
+    );
   }
 
   /** Kills every kernel of the session with its whole process group. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger';
+import type { SandboxSpec } from '../process/sandbox';
 import type { PythonCommand } from './driver-spawn';
 import type { KernelHandle } from './kernel-handle';
 
@@ -7,6 +8,8 @@ export interface KernelSpec {
   python: PythonCommand;
   cwd: string;
   ipython: boolean;
+  /** The project's sandbox the kernel runs in; null for none. A spare is only taken under the same one. */
+  sandbox: SandboxSpec | null;
 }
 
 interface Spare {
@@ -19,7 +22,7 @@ interface Spare {
 }
 
 export function specKey(spec: KernelSpec): string {
-  return JSON.stringify([spec.python.command, spec.python.args, spec.cwd, spec.ipython]);
+  return JSON.stringify([spec.python.command, spec.python.args, spec.cwd, spec.ipython, spec.sandbox]);
 }
 
 /**

@@ -66,3 +66,44 @@ function linuxGroupAlive(pgid: number): boolean {
   }
   return false;
 }
+
+/**
+ * Signals every process of the group led by `pgid` but the leader itself (Linux, via /proc): for a command
+ * under bubblewrap, whose leader is bwrap, which SIGINT would end together with the whole sandbox. False when
+ * no member was signalled.
+ */
+export function signalGroupExceptLeader(pgid: number, signal: NodeJS.Signals): boolean {
+  let sent = false;
+  for (const pid of groupMembers(pgid)) {
+    if (pid === pgid) continue;
+    try {
+      process.kill(pid, signal);
+      sent = true;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return sent;
+}
+
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(entry));
+  }
+  return members;
+}

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { signalGroup, taskkillTree } from '../process/process-group';
+import { type SandboxSpec, sandboxCommand } from '../process/sandbox';
 
 /** Characters kept per stream; half from the start, half from the end (errors tend to come last). */
 export const DEFAULT_MAX_OUTPUT_CHARS = 1_000_000;
@@ -28,6 +29,11 @@ export interface RunProcessOptions {
   onSpawn?: (pid: number) => void;
   /** Passed to spawn; leave off for model-supplied arguments. */
   shell?: boolean;
+  /**
+   * Runs the program in this sandbox (bwrap leads the process group, so cancel and timeout still end it all);
+   * throws sandbox_unavailable when the sandbox cannot run.
+   */
+  sandbox?: SandboxSpec | null;
   maxOutputChars?: number;
 }
 
@@ -47,8 +53,9 @@ export interface RunProcessResult {
 /**
  * Runs a program without a shell, in its own process group on POSIX, streaming its output. On timeout or
  * abort the whole tree is killed and the promise resolves soon after, even if a grandchild still holds the
- * pipes. Processes a command leaves running in the background after a normal exit are left alone.
- * Rejects only when the program cannot be started (e.g. ENOENT).
+ * pipes. Processes a command leaves running in the background after a normal exit are left alone (in a
+ * sandbox they end with it). Rejects only when the program cannot be started (e.g. ENOENT, or
+ * sandbox_unavailable).
  */
 export function runProcess(opts: RunProcessOptions): Promise<RunProcessResult> {
   const cap = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
@@ -72,7 +79,8 @@ export function runProcess(opts: RunProcessOptions): Promise<RunProcessResult> {
     }
     let child: ChildProcess;
     try {
-      child = spawn(opts.file, [...opts.args], {
+      const command = sandboxCommand(opts.sandbox, opts.file, opts.args, opts.cwd);
+      child = spawn(command.file, command.args, {
         cwd: opts.cwd,
         env: opts.env,
         shell: opts.shell ?? false,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SandboxSpec } from '../process/sandbox';
 import type { ToolMethodInfo } from '../protocol';
 
 /**
@@ -36,6 +37,12 @@ export interface ToolContext {
   writePiece(text: string): void;
   /** For tools whose processes may call tools (`scripts`): how they reach the runtime; null when they cannot. */
   scriptAccess: ScriptAccess | null;
+  /**
+   * The sandbox the processes this call starts run in (its project's sandbox is on), or null/absent for none.
+   * A tool that starts processes wraps them with `sandboxCommand` (process/sandbox), which refuses when the
+   * sandbox cannot run rather than run them unconfined.
+   */
+  sandbox?: SandboxSpec | null;
   /** The calls whose scripts led to this one, nearest first (empty for the model's own calls). */
   ancestors: readonly { name: string; input: unknown }[];
   /**

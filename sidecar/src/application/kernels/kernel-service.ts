@@ -6,6 +6,7 @@ import type { KernelInfo as ManagedKernelInfo } from '../../kernels/kernel-types
 import type { ManagedKernel } from '../../kernels/managed-kernel';
 import type { SessionKernels } from '../../kernels/session-kernels';
 import type { Logger } from '../../log/logger';
+import type { SandboxSpec } from '../../process/sandbox';
 import type { KernelInfo, KernelVariable, Notebook, SummaryKernelVariable } from '../../protocol';
 import type { Store } from '../../store/store';
 import { kernelTools } from '../../tools/builtin';
@@ -32,6 +33,8 @@ export interface KernelServiceOptions {
   /** Which interpreter each project's kernels start with. */
   python: ProjectPythonService;
   logger: Logger;
+  /** The sandbox of a session's project, asked at each kernel start (ProjectSandboxService.forSession). */
+  sandbox?: (sessionId: string) => Promise<SandboxSpec | null>;
 }
 
 interface OpenKernels {
@@ -215,6 +218,11 @@ export class KernelService implements ToolSource, SessionResource {
     return { path: real, mime: record.mime, bytes, open: () => fs.createReadStream(real) };
   }
 
+  /** The sessions' project changed its sandbox: their running kernels restart under the new setting. */
+  async sandboxChanged(sessionIds: readonly string[]): Promise<void> {
+    await Promise.all(sessionIds.map((id) => this.options.manager.restartSession(id)));
+  }
+
   /** Ends a session's kernels (its deletion). */
   async closeSession(sessionId: string): Promise<void> {
     this.open.delete(sessionId);
@@ -256,6 +264,7 @@ export class KernelService implements ToolSource, SessionResource {
       kernelsDir: path.join(sessionDir, 'kernels'),
       artifactsDir: path.join(sessionDir, 'artifacts'),
       onEvent: (event) => router.handle(event),
+      ...(this.options.sandbox ? { sandbox: () => this.options.sandbox!(sessionId) } : {}),
     });
     const opened: OpenKernels = { kernels, router };
     this.open.set(sessionId, opened);

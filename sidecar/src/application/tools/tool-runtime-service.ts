@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { QuestionBroker } from '../../agent/question-broker';
 import { notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
+import type { SandboxSpec } from '../../process/sandbox';
 import type { ToolCall, ToolCallOutput, ToolCallOutputQuery, ToolRuntimeInfo } from '../../protocol';
 import type { Store } from '../../store/store';
 import { CallInspector } from '../../tools/runtime/call-inspector';
@@ -28,7 +29,12 @@ export interface ToolRuntimeServiceDeps {
   sources: ToolSource;
   /** More tools of the runtime's own for a session (LoadTool), given its registry of loaded tools. */
   loadTool?: (registry: LoadedToolRegistry) => Tool;
+  /** The sandbox of a session's project, asked as each call starts (ProjectSandboxService.forSession). */
+  sandbox?: (sessionId: string) => Promise<SandboxSpec | null>;
 }
+
+/** Tools whose processes are confined by the sandbox and outlive no setting change: their calls stop. */
+const SANDBOXED_CALLS = new Set(['Bash', 'Exec']);
 
 /**
  * The tool runtime of every session, owned here and borrowed by the agent loop: one runner for the calls
@@ -96,6 +102,7 @@ export class ToolRuntimeService implements SessionResource {
         ...(this.deps.loadTool ? [this.deps.loadTool(registry)] : []),
       ],
       onLoadedChange: (tool) => store.events.append(sessionId, { type: 'tool.loaded', turn_id: null, tool }),
+      ...(this.deps.sandbox ? { sandbox: () => this.deps.sandbox!(sessionId) } : {}),
     });
     this.sessions.set(sessionId, runtime);
     return runtime;
@@ -109,6 +116,30 @@ export class ToolRuntimeService implements SessionResource {
   /** Both addresses scripts may use: loopback TCP, and the Unix socket (null on Windows). */
   async scriptEndpoints(): Promise<{ tcp: string; unix: string | null }> {
     return { tcp: await this.endpoint.endpoint(), unix: await this.endpoint.unixEndpoint() };
+  }
+
+  /** The folder of the endpoint's Unix socket (bound into sandboxes), null where there is none. */
+  async socketDir(): Promise<string | null> {
+    const unix = await this.endpoint.unixEndpoint();
+    return unix ? path.dirname(unix.slice('unix:'.length)) : null;
+  }
+
+  /**
+   * The sessions' project changed its sandbox setting: their shell commands still running are stopped and
+   * their loaded tools' workers ended, so nothing runs on under the old setting (the agent loads them again).
+   */
+  async sandboxChanged(sessionIds: readonly string[]): Promise<void> {
+    const message =
+      "Stopped: the project's sandbox setting changed while it ran. Run it again to use the new one.";
+    await Promise.all(
+      sessionIds.flatMap((id) => [
+        ...this.runner.running
+          .inSession(id)
+          .filter((c) => SANDBOXED_CALLS.has(c.name))
+          .map((c) => this.runner.cancel(c.id, 'cancelled', message)),
+        this.sessions.get(id)?.stopLoaded() ?? Promise.resolve(0),
+      ]),
+    );
   }
 
   /** The session's background calls and loaded tools, for the UI. */

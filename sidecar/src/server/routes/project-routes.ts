@@ -17,8 +17,7 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: ServerContext):
 
   app.patch<IdParams>('/api/projects/:id', async (req): Promise<Project> => {
     const body = parse(UpdateProjectRequest, req.body);
-    // The sandbox settings land with the sandbox; until then only python_path changes.
-    return services.projectPython().set(req.params.id, body.python_path ?? null);
+    return services.projects.update(req.params.id, body);
   });
 
   app.get<IdParams>('/api/projects/:id/python', async (req) =>

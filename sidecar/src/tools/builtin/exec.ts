@@ -31,6 +31,7 @@ export const execTool = defineTool({
         cwd,
         env: commandEnv(ctx),
         signal: ctx.signal,
+        sandbox: ctx.sandbox ?? null,
         ...(seconds === null ? {} : { timeoutMs: seconds * 1000 }),
         onOutput: (stream, text) => ctx.onOutput(stream, text),
         onSpawn: (pid) => ctx.onProcessStarted?.(pid),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { CairnError } from '../../errors';
 import { childEnv } from '../child-env';
 import type { RunProcessResult } from '../process-runner';
 import { type ToolContext, ToolError, type ToolResult } from '../tool';
@@ -69,6 +70,8 @@ export function processToolResult(result: RunProcessResult, timeoutSec: number |
 
 /** A ToolError for a program that could not be started at all. */
 export function spawnFailure(err: unknown, program: string, cwd: string): ToolError {
+  // The project's sandbox cannot run here: its message says what to install.
+  if (err instanceof CairnError && err.code === 'sandbox_unavailable') return new ToolError(err.message);
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
   // spawn reports a missing working folder as ENOENT too.
   if (code === 'ENOENT' && !existsSync(cwd))

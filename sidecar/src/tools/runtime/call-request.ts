@@ -1,3 +1,4 @@
+import type { SandboxSpec } from '../../process/sandbox';
 import type { ApprovalInfo, ApprovalMode, ToolCallStatus } from '../../protocol';
 import type { Tool } from '../tool';
 
@@ -38,6 +39,11 @@ export interface CallRequest {
   parentCallId: string | null;
   /** Cancels the call while it is waited for: the turn's signal for the model, the parent's for a script. */
   signal: AbortSignal;
+  /**
+   * The sandbox of the session's project, read when the tool starts (so a changed setting applies to the
+   * next call); absent or null: none.
+   */
+  sandbox?: () => Promise<SandboxSpec | null>;
 }
 
 /** How a call ended, or, for one that runs on in the background, its receipt. */

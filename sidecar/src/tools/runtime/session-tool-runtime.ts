@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SandboxSpec } from '../../process/sandbox';
 import type { LoadedTool, ToolCall } from '../../protocol';
 import type { Store } from '../../store/store';
 import { type Tool, ToolError } from '../tool';
@@ -20,6 +21,8 @@ export interface SessionToolRuntimeDeps {
   ownTools(registry: LoadedToolRegistry): Tool[];
   /** Told when a loaded tool is added or changes (its worker ended). */
   onLoadedChange(info: LoadedTool): void;
+  /** The sandbox of the session's project, asked as each call starts; absent: none. */
+  sandbox?: () => Promise<SandboxSpec | null>;
 }
 
 /** What a script's call asks for (the endpoint's `call`, already checked). */
@@ -87,6 +90,7 @@ export class SessionToolRuntime implements LoadedToolRegistry {
       approvalMode: () => this.approvalMode(),
       parentCallId: null,
       signal,
+      ...this.sandboxOption(),
     });
   }
 
@@ -116,6 +120,7 @@ export class SessionToolRuntime implements LoadedToolRegistry {
       approvalMode: () => this.approvalMode(),
       parentCallId: parent.id,
       signal: parentSignal ? AbortSignal.any([signal, parentSignal]) : signal,
+      ...this.sandboxOption(),
     });
   }
 
@@ -157,6 +162,17 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     return [...this.loaded.values()].map((h) => h.info());
   }
 
+  /**
+   * Stops every loaded tool (their workers and what they started), e.g. when the project's sandbox setting
+   * changed: none keeps running under the old one. The agent loads them again; their names are free.
+   */
+  async stopLoaded(): Promise<number> {
+    const handles = [...this.loaded.values()];
+    this.loaded.clear();
+    await Promise.all(handles.map((h) => h.stop()));
+    return handles.length;
+  }
+
   /** The session is deleted or Cairn stops: its calls are stopped and its loaded tools' workers ended. */
   async close(kind: 'session_closed' | 'shutdown'): Promise<void> {
     this.closed = true;
@@ -164,6 +180,10 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     const handles = [...this.loaded.values()];
     this.loaded.clear();
     await Promise.all(handles.map((h) => h.stop()));
+  }
+
+  private sandboxOption(): { sandbox?: () => Promise<SandboxSpec | null> } {
+    return this.deps.sandbox ? { sandbox: this.deps.sandbox } : {};
   }
 
   private approvalMode() {

@@ -276,6 +276,7 @@ export class ToolCallRunner {
         signal,
         background: plan.background,
         scriptAccess,
+        sandbox: request.sandbox ? await request.sandbox() : null,
         ancestors: this.running.ancestry(request.parentCallId).map((c) => ({ name: c.name, input: c.input })),
         onProcessStarted: (pid) => {
           recorded = this.recordProcess(recordFile, pid) || recorded;

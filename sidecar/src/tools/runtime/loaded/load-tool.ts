@@ -54,7 +54,13 @@ export function loadToolTool(loader: ToolLoader, registry: LoadedToolRegistry): 
       const projectRoot = requireProjectRoot(ctx);
       const handle = await loader.load(
         input,
-        { projectRoot, sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, signal: ctx.signal },
+        {
+          projectRoot,
+          sessionId: ctx.sessionId,
+          toolCallId: ctx.toolCallId,
+          signal: ctx.signal,
+          sandbox: ctx.sandbox ?? null,
+        },
         (name) => registry.taken(name),
       );
       try {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../../../log/logger';
 import { signalGroup } from '../../../process/process-group';
+import { type SandboxSpec, sandboxCommand } from '../../../process/sandbox';
 import { killTree } from '../../process-runner';
 import { LineChannel } from './line-channel';
 import { OutputTail } from './output-tail';
@@ -27,6 +28,8 @@ export interface WorkerSpawnOptions {
   channel: 'fd3' | 'stdio';
   cancelGraceMs: number;
   logger: Logger;
+  /** The project's sandbox the worker runs in (bwrap leads its process group, so stop() still ends it all). */
+  sandbox?: SandboxSpec | null;
 }
 
 /**
@@ -48,7 +51,8 @@ export class ProcessToolWorker implements ToolWorker {
 
   /** Starts the worker; rejects when the program cannot be started (e.g. it does not exist). */
   static async start(options: WorkerSpawnOptions): Promise<ProcessToolWorker> {
-    const child = spawn(options.command, [...options.args], {
+    const command = sandboxCommand(options.sandbox, options.command, options.args, options.cwd);
+    const child = spawn(command.file, command.args, {
       cwd: options.cwd,
       env: options.env,
       detached: process.platform !== 'win32',

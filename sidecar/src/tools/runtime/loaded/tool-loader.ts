@@ -1,5 +1,7 @@
+import nodePath from 'node:path';
 import type { PythonCommand } from '../../../kernels/driver-spawn';
 import type { Logger } from '../../../log/logger';
+import type { SandboxSpec } from '../../../process/sandbox';
 import type { LoadedToolMode } from '../../../protocol';
 import { assertRegularFile, displayPath, resolveInside } from '../../path-guard';
 import { ToolError } from '../../tool';
@@ -36,6 +38,8 @@ export interface LoadContext {
   toolCallId: string;
   /** Aborting stops the load (and the worker it started). */
   signal: AbortSignal;
+  /** The project's sandbox: a worker runs in it, and `local` (inside Cairn, unconfined) is refused. */
+  sandbox?: SandboxSpec | null;
 }
 
 export interface ToolLoaderOptions {
@@ -91,6 +95,13 @@ export class ToolLoader {
         `${path} is a Python module, which runs only in a worker process: load it with mode "process" (the default).`,
       );
     }
+    if (ctx.sandbox && mode === 'local') {
+      throw new ToolError(
+        `This project runs what the agent starts in a sandbox, and mode "local" would run ${path} inside Cairn, ` +
+          'outside it: load it with mode "process" (the default), whose worker runs in the sandbox. (Or ask the ' +
+          "user to turn the project's sandbox off.)",
+      );
+    }
     if (ctx.signal.aborted) throw cancelled(path);
     const module =
       language === 'javascript'
@@ -98,7 +109,7 @@ export class ToolLoader {
         : { url: file, file };
 
     const logger = this.options.logger.child({ loaded_tool: path, session_id: ctx.sessionId });
-    const worker = await this.startWorker(language, mode, ctx, path, logger);
+    const worker = await this.startWorker(language, mode, ctx, path, logger, module.file);
     try {
       const raw = await this.withinLoadLimits(
         worker.client.load({ module: module.url, file: module.file, factory, config: request.config ?? {} }),
@@ -134,10 +145,15 @@ export class ToolLoader {
     ctx: LoadContext,
     path: string,
     logger: Logger,
+    moduleFile: string,
   ): Promise<ToolWorker> {
     const { projectRoot } = ctx;
-    const common = { cancelGraceMs: this.cancelGraceMs, logger };
-    if (mode === 'local') return new LocalToolWorker(common);
+    // Compiled TypeScript lies in Cairn's data directory, which the sandbox hides: its folder is shown again.
+    const sandbox = ctx.sandbox
+      ? { ...ctx.sandbox, readable: [...ctx.sandbox.readable, nodePath.dirname(moduleFile)] }
+      : null;
+    const common = { cancelGraceMs: this.cancelGraceMs, logger, sandbox };
+    if (mode === 'local') return new LocalToolWorker({ cancelGraceMs: this.cancelGraceMs, logger });
     const env = this.options.env();
     let spawn: WorkerSpawnOptions;
     if (language === 'python') {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { type SandboxSpec, sandboxCommand, sandboxSupport } from '../../src/process/sandbox';
+import { macosSandboxProfile, sbplString } from '../../src/process/sandbox-profile-macos';
+
+// The sandbox's arguments and profile as text (the macOS one cannot run here), and where it is unavailable.
+
+const SPEC: SandboxSpec = {
+  projectRoot: '/work/project',
+  writable: ['/home/u/.cairn/sessions/ses_1/tool-calls'],
+  hidden: ['/home/u/.cairn'],
+  readable: ['/home/u/.cairn/bin', '/opt/cairn/python'],
+  sockets: ['/no-such-socket-dir'],
+  network: false,
+  bwrap: 'bwrap',
+};
+
+describe('the macOS sandbox profile', () => {
+  const profile = macosSandboxProfile(SPEC);
+
+  it('allows writes only to the project, the writable folders and the temporary folders', () => {
+    expect(profile).toContain('(deny file-write*)');
+    expect(profile).toMatch(
+      /\(allow file-write\* \(subpath "\/work\/project"\) \(subpath "\/home\/u\/\.cairn\/sessions\/ses_1\/tool-calls"\) \(subpath "\/private\/tmp"\)/,
+    );
+  });
+
+  it('hides the data directory, then allows back what must be reachable (later rules win)', () => {
+    const deny = profile.indexOf('(deny file-read* file-write* (subpath "/home/u/.cairn"))');
+    const allow = profile.indexOf('(allow file-read* (subpath "/home/u/.cairn/bin")');
+    expect(deny).toBeGreaterThan(0);
+    expect(allow).toBeGreaterThan(deny);
+  });
+
+  it('keeps other processes out of reach and, with the network off, allows only the endpoint’s socket', () => {
+    expect(profile).toContain('(allow process-info* (target same-sandbox))');
+    expect(profile).toContain('(allow signal (target same-sandbox))');
+    expect(profile).toContain('(deny network*)');
+    expect(profile).toContain(
+      '(allow network-outbound (remote unix-socket (subpath "/no-such-socket-dir")))',
+    );
+    expect(macosSandboxProfile({ ...SPEC, network: true })).not.toContain('(deny network*)');
+  });
+
+  it('quotes paths as SBPL strings', () => {
+    expect(sbplString('/a "b"\\c')).toBe('"/a \\"b\\"\\\\c"');
+  });
+});
+
+describe('bubblewrap’s arguments', () => {
+  it('make the system read-only, the project writable, and cover the data directory before binding back', () => {
+    const { file, args, leaderIsMonitor } = sandboxCommand(
+      { ...SPEC, hidden: ['/tmp/hidden-data'], writable: [], readable: [], sockets: [] },
+      'bash',
+      ['-c', 'true'],
+      '/work/project',
+    );
+    if (process.platform !== 'linux') return;
+    expect(file).toBe('bwrap');
+    expect(leaderIsMonitor).toBe(true);
+    expect(args.join(' ')).toBe(
+      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /work/project /work/project ' +
+        '--tmpfs /tmp/hidden-data --unshare-pid --die-with-parent --unshare-net --chdir /work/project -- bash -c true',
+    );
+  });
+
+  it('run as they are without a spec', () => {
+    expect(sandboxCommand(null, 'bash', ['-c', 'x'], '/')).toEqual({
+      file: 'bash',
+      args: ['-c', 'x'],
+      leaderIsMonitor: false,
+    });
+  });
+});
+
+describe('where the sandbox cannot run', () => {
+  it('says so on Windows, and what to install where bubblewrap is missing', () => {
+    const windows = sandboxSupport('bwrap', 'win32');
+    expect(windows.ok).toBe(false);
+    expect(!windows.ok && windows.message).toMatch(/not available on Windows/);
+    const missing = sandboxSupport('/nonexistent/bwrap', 'linux');
+    expect(!missing.ok && missing.message).toMatch(
+      /\/nonexistent\/bwrap was not found\. Install bubblewrap \(Debian\/Ubuntu: apt install bubblewrap/,
+    );
+  });
+
+  it('refuses to run a sandboxed command unconfined', () => {
+    expect(() => sandboxCommand({ ...SPEC, bwrap: '/nonexistent/bwrap' }, 'bash', [], '/')).toThrow(
+      process.platform === 'linux' ? /Install bubblewrap/ : /sandbox/,
+    );
+  });
+});
