@@ -1,4 +1,10 @@
 import type { ApprovalMode, PermissionDecision, PermissionRule } from '../../protocol';
+import { decideCommand } from './command-decision';
+import { parseCommandPattern } from './command-pattern';
+import { modeDecision } from './mode-decision';
+import { decidePath, PATH_TOOLS } from './path-decision';
+import { pathPatternProblem } from './path-pattern';
+import { isToolGlob, toolMatches } from './tool-glob';
 
 /** One call to decide on: the tool, its input, the session's mode and the rules of its scope. */
 export interface PermissionQuery {
@@ -14,31 +20,45 @@ export interface PermissionQuery {
   rules: readonly PermissionRule[];
 }
 
+/** The tools whose rules take a command pattern. */
+const COMMAND_TOOLS = new Set(['Bash', 'Exec']);
+
 /**
  * The verdict on one call: any matching deny denies, else any matching ask asks, else a matching allow
- * allows, else the mode decides. (Interim: rules are matched on the tool name only; the shell-aware
- * matcher replaces this.)
+ * allows, else the mode decides. Scope does not change precedence. A shell command is allowed by rules
+ * only when every simple command in it is, and nothing in it is hidden from reading.
  */
 export async function decidePermission(query: PermissionQuery): Promise<PermissionDecision> {
-  const suggestion = { tool: query.tool, pattern: null };
-  const matching = query.rules.filter((r) => r.tool === query.tool && r.pattern === null);
-  for (const action of ['deny', 'ask', 'allow'] as const) {
-    const rule = matching.find((r) => r.action === action);
-    if (rule)
-      return { decision: action, rule_id: rule.id, reason: `Rule ${rule.id} says ${action}.`, suggestion };
-  }
-  if (!query.sideEffects)
-    return { decision: 'allow', rule_id: null, reason: 'It has no side effects.', suggestion };
-  const byMode = { read_only: 'deny', ask: 'ask', auto_edits: 'ask', auto: 'allow' } as const;
-  return {
-    decision: byMode[query.mode],
-    rule_id: null,
-    reason: `The session's mode is ${query.mode}.`,
-    suggestion,
-  };
+  const rules = query.rules.filter((rule) => toolMatches(rule.tool, query.tool));
+  if (COMMAND_TOOLS.has(query.tool)) return decideCommand(query, rules);
+  if (PATH_TOOLS.has(query.tool)) return decidePath(query, rules);
+  return decideByName(query, rules);
 }
 
-/** Why a rule's pattern cannot be used for its tool (null when it can). */
-export function patternProblem(_tool: string, _pattern: string | null): string | null {
-  return null;
+/** Tools without patterns: a rule (with no pattern) decides for every call of the tools it names. */
+function decideByName(query: PermissionQuery, rules: readonly PermissionRule[]): PermissionDecision {
+  const suggestion = { tool: query.tool, pattern: null };
+  const applying = rules.filter((rule) => rule.pattern === null);
+  for (const action of ['deny', 'ask', 'allow'] as const) {
+    const rule = applying.find((r) => r.action === action);
+    if (rule === undefined) continue;
+    const verb = { deny: 'denies', ask: 'asks before', allow: 'allows' }[action];
+    const named = rule.tool === query.tool ? query.tool : `\`${rule.tool}\` (${query.tool})`;
+    return { decision: action, rule_id: rule.id, reason: `Rule ${rule.id} ${verb} ${named}.`, suggestion };
+  }
+  return modeDecision(query, suggestion, null);
+}
+
+/** Why a rule's pattern cannot be used for its tool (null when it can; a null pattern always can). */
+export function patternProblem(tool: string, pattern: string | null): string | null {
+  if (pattern === null) return null;
+  if (isToolGlob(tool)) {
+    return `A pattern needs one tool name, and \`${tool}\` names several: give the tool's exact name, or no pattern to match any input.`;
+  }
+  if (COMMAND_TOOLS.has(tool)) {
+    const parsed = parseCommandPattern(pattern.trim());
+    return 'problem' in parsed ? parsed.problem : null;
+  }
+  if (PATH_TOOLS.has(tool)) return pathPatternProblem(pattern.trim());
+  return `${tool} takes no pattern: its rules apply to every call, so leave the pattern empty.`;
 }
