@@ -281,9 +281,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
     async () => {
       const title = 'approval session';
       const { page, sessionId } = await pageWithSession(title);
-      await page
-        .getByRole('combobox', { name: /^Approval/ })
-        .selectOption({ label: 'Ask before tools with side effects' });
+      await page.getByRole('combobox', { name: /^Approval/ }).selectOption({ label: 'Ask' });
       await expect
         .poll(() => ui.server.core.store.sessions.get(sessionId)?.approval, { timeout: UI_WAIT })
         .toBe('ask');
@@ -296,7 +294,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await send(page, 'Write ran.txt');
       const approval = page.getByRole('region', { name: 'Allow Bash?' });
       await approval.waitFor({ timeout: UI_WAIT });
-      expect(await approval.getByRole('button', { name: 'Allow', exact: true }).isVisible()).toBe(true);
+      expect(await approval.getByRole('button', { name: 'Allow once', exact: true }).isVisible()).toBe(true);
       const card = transcript(page).locator('.tool-card[data-tool="Bash"]');
       expect(await card.locator('.tool-status').textContent()).toBe('Waiting for approval');
       await screenshot(page, 'approval-card');
@@ -344,7 +342,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       expect(await more.isVisible()).toBe(true);
       await approval.scrollIntoViewIfNeeded();
       const viewport = page.viewportSize()?.height ?? 0;
-      for (const name of ['Allow', 'Deny']) {
+      for (const name of ['Allow once', 'Deny']) {
         const bounds = await approval.getByRole('button', { name, exact: true }).boundingBox();
         expect(bounds && bounds.y >= 0 && bounds.y + bounds.height <= viewport, name).toBe(true);
       }
@@ -356,7 +354,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await expect.poll(async () => (await scroll()).top, { timeout: UI_WAIT }).toBeGreaterThan(0);
       await expect.poll(() => more.count(), { timeout: UI_WAIT }).toBe(0);
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
 
       await approval.getByRole('button', { name: 'Deny', exact: true }).click();
       await page.getByText('Left long.txt alone.').waitFor({ timeout: UI_WAIT });

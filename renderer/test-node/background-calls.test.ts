@@ -156,7 +156,7 @@ describe('background calls in the renderer, against a real sidecar', () => {
       first.kind === 'question' ? first.question.id : '',
     ]);
     expect(outside(waiting)).toEqual([]);
-    await client.answer(first.kind === 'question' ? first.question.id : '', 'allow');
+    await client.answer(first.kind === 'question' ? first.question.id : '', { answer: 'allow' });
     await until(() => turn()?.turn.status === 'completed', 'the turn to end');
     expect(bash()!.card).toMatchObject({ status: 'running', background: true });
 
@@ -180,7 +180,7 @@ describe('background calls in the renderer, against a real sidecar', () => {
     expect(outside(reloaded).map((q) => q.id)).toEqual([questionId]);
     expect([...callsAwaitingApproval(reloaded.getSnapshot().view)]).toEqual([bashId]);
 
-    await waiting.answer(questionId, 'allow');
+    await waiting.answer(questionId, { answer: 'allow' });
     await until(() => bash()!.card.status === 'completed', 'the background call to end');
     expect(outside(waiting)).toEqual([]);
     expect(outside(reloaded)).toEqual([]);

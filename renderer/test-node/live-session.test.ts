@@ -82,7 +82,7 @@ describe('the renderer state against a real sidecar', () => {
       asked.type === 'question.required' ? asked.question.id : null,
     );
 
-    await controller.answer(asked.type === 'question.required' ? asked.question.id : '', 'yes');
+    await controller.answer(asked.type === 'question.required' ? asked.question.id : '', { answer: 'yes' });
     await until(() => controller.getSnapshot().turns.at(-1)?.turn.status === 'completed');
     const done = controller.getSnapshot().turns.at(-1)!;
     const texts = done.items.filter((i) => i.kind === 'text').map((i) => (i.kind === 'text' ? i.text : ''));

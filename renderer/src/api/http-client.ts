@@ -1,16 +1,22 @@
 import type { z } from 'zod';
 import type {
+  AnswerQuestionRequest,
   ApprovalMode,
   CompactRequest,
   CreateExperienceRequest,
   CreateMcpServerRequest,
   CreateModelRequest,
+  CreatePermissionRuleRequest,
+  ListPermissionRulesQuery,
   McpImportRequest,
   SetMcpSecretsRequest,
+  TestPermissionRequest,
   UpdateExperienceRequest,
   UpdateKernelProviderRequest,
   UpdateMcpServerRequest,
   UpdateModelRequest,
+  UpdatePermissionRuleRequest,
+  UpdateProjectRequest,
 } from '../../../sidecar/src/protocol';
 import {
   About,
@@ -39,6 +45,9 @@ import {
   McpTestResult,
   ModelConfig,
   ModelList,
+  PermissionDecision,
+  PermissionRule,
+  PermissionRuleList,
   Project,
   ProjectList,
   ProjectPython,
@@ -99,6 +108,9 @@ export class CairnClient {
   /** Sets the interpreter of the project's kernels (checked by the server), or null for the default. */
   setProjectPython = (id: string, pythonPath: string | null) =>
     this.request('PATCH', `/api/projects/${enc(id)}`, Project, { python_path: pythonPath });
+  /** Changes a project's settings; turning the sandbox on answers 409 sandbox_unavailable where it cannot run. */
+  updateProject = (id: string, patch: UpdateProjectRequest) =>
+    this.request('PATCH', `/api/projects/${enc(id)}`, Project, patch);
   /** Which interpreter the project's kernels would start with (the server runs it to read its version). */
   projectPython = (id: string) => this.request('GET', `/api/projects/${enc(id)}/python`, ProjectPython);
 
@@ -139,8 +151,23 @@ export class CairnClient {
 
   questions = async (sessionId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/questions`, QuestionList)).questions;
-  answer = (questionId: string, answer: string) =>
-    this.request('POST', `/api/questions/${enc(questionId)}/answer`, Question, { answer });
+  /** For an approval, `remember` also saves an allow or deny rule (with `pattern`, else the suggested one). */
+  answer = (questionId: string, request: AnswerQuestionRequest) =>
+    this.request('POST', `/api/questions/${enc(questionId)}/answer`, Question, request);
+
+  /** Every rule, or one scope's: a project's (with its sessions'), a session's, or only the global ones. */
+  listPermissionRules = async (filter: ListPermissionRulesQuery = {}) =>
+    (await this.request('GET', `/api/permission-rules${textQuery(filter)}`, PermissionRuleList)).rules;
+  /** Without `project_id` (and `session_id`) the rule is global; a bad pattern answers 400 bad_request. */
+  createPermissionRule = (
+    input: Partial<CreatePermissionRuleRequest> & Pick<CreatePermissionRuleRequest, 'tool' | 'action'>,
+  ) => this.request('POST', '/api/permission-rules', PermissionRule, input);
+  updatePermissionRule = (id: string, patch: UpdatePermissionRuleRequest) =>
+    this.request('PATCH', `/api/permission-rules/${enc(id)}`, PermissionRule, patch);
+  deletePermissionRule = (id: string) => this.request('DELETE', `/api/permission-rules/${enc(id)}`, null);
+  /** What the rules (then the mode) would decide for one call, and which rule decided. */
+  testPermission = (input: Partial<TestPermissionRequest> & Pick<TestPermissionRequest, 'tool' | 'input'>) =>
+    this.request('POST', '/api/permission-rules/test', PermissionDecision, input);
 
   /** The next request's size against the usable window, and its units. */
   context = (sessionId: string) =>
@@ -398,6 +425,13 @@ export class CairnClient {
 }
 
 const enc = encodeURIComponent;
+
+/** `?name=value&…` of the text options that are set. */
+function textQuery(options: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(options)) if (value !== undefined) search.set(name, value);
+  return search.size > 0 ? `?${search}` : '';
+}
 
 /** `?name=value&…` of the options that are set, in their order; empty when none is. */
 function query(options: Record<string, number | null | undefined>): string {

@@ -243,6 +243,8 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
             appVersion={APP_VERSION}
             onClose={() => {
               models.reload();
+              // Settings may have changed a project's sandbox, which the session header shows.
+              projects.reload();
               setView('chat');
             }}
           />
@@ -254,6 +256,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               client={client}
               stream={stream}
               session={currentSession}
+              project={projects.value?.find((p) => p.id === currentSession.project_id) ?? null}
               streamState={streamState}
               modelName={modelName}
               onSessionChanged={() => sessions.reload()}

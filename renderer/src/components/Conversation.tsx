@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
-import type { Session } from '../../../sidecar/src/protocol';
+import type { Project, Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
@@ -19,6 +19,7 @@ import { ExperiencesPanel } from './experiences/ExperiencesPanel';
 import { KernelPanel } from './kernel/KernelPanel';
 import { McpSessionPanel } from './mcp/McpSessionPanel';
 import { SessionHeader } from './SessionHeader';
+import { SessionHasProject } from './session-project';
 import { TurnBlock } from './TurnBlock';
 
 const FOLLOW_THRESHOLD_PX = 80;
@@ -31,6 +32,8 @@ export function Conversation(props: {
   client: CairnClient;
   stream: EventStream;
   session: Session;
+  /** The session's project (its sandbox settings), null for a chat or while the projects load. */
+  project?: Project | null;
   streamState: StreamState;
   modelName: string | null;
   onSessionChanged(): void;
@@ -153,99 +156,106 @@ export function Conversation(props: {
   }, [runningId, onSessionChanged]);
 
   return (
-    <section className="conversation" aria-label={props.session.title}>
-      <SessionHeader
-        client={props.client}
-        session={props.session}
-        streamState={props.streamState}
-        modelName={props.modelName}
-        onChanged={props.onSessionChanged}
-        onTogglePanel={props.onTogglePanel}
-        context={context.value}
-        onOpenContext={() => showContext()}
-        waiting={waiting.questions.length}
-      />
-      <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
-        <div className="transcript-inner">
-          {snapshot.nextBefore !== null && (
-            <div className="load-earlier">
-              <button type="button" onClick={() => void loadEarlier()} disabled={snapshot.loadingEarlier}>
-                {snapshot.loadingEarlier ? t('common.loading') : t('transcript.loadEarlier')}
-              </button>
+    <SessionHasProject.Provider value={props.session.project_id !== null}>
+      <section className="conversation" aria-label={props.session.title}>
+        <SessionHeader
+          client={props.client}
+          session={props.session}
+          project={props.project ?? null}
+          streamState={props.streamState}
+          modelName={props.modelName}
+          onChanged={props.onSessionChanged}
+          onTogglePanel={props.onTogglePanel}
+          context={context.value}
+          onOpenContext={() => showContext()}
+          waiting={waiting.questions.length}
+        />
+        <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
+          <div className="transcript-inner">
+            {snapshot.nextBefore !== null && (
+              <div className="load-earlier">
+                <button type="button" onClick={() => void loadEarlier()} disabled={snapshot.loadingEarlier}>
+                  {snapshot.loadingEarlier ? t('common.loading') : t('transcript.loadEarlier')}
+                </button>
+              </div>
+            )}
+            {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
+            {!snapshot.loading && !snapshot.error && snapshot.turns.length === 0 && (
+              <p className="muted transcript-empty">{t('transcript.empty')}</p>
+            )}
+            {snapshot.error && (
+              <p className="error-text" role="alert">
+                {snapshot.error}
+              </p>
+            )}
+            <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((row) => {
+                const view = snapshot.turns[row.index]!;
+                return (
+                  <div
+                    key={row.key}
+                    data-index={row.index}
+                    ref={virtualizer.measureElement}
+                    className="virtual-row"
+                    style={{ transform: `translateY(${row.start}px)` }}
+                  >
+                    <TurnBlock
+                      view={view}
+                      client={props.client}
+                      onAnswer={async (id, answer) => controller?.answer(id, answer)}
+                      onRetry={() => void controller?.retry(view.turn.id)}
+                      onOpenSettings={props.onOpenSettings}
+                      onViewVersion={showContext}
+                    />
+                  </div>
+                );
+              })}
             </div>
-          )}
-          {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
-          {!snapshot.loading && !snapshot.error && snapshot.turns.length === 0 && (
-            <p className="muted transcript-empty">{t('transcript.empty')}</p>
-          )}
-          {snapshot.error && (
-            <p className="error-text" role="alert">
-              {snapshot.error}
-            </p>
-          )}
-          <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((row) => {
-              const view = snapshot.turns[row.index]!;
-              return (
-                <div
-                  key={row.key}
-                  data-index={row.index}
-                  ref={virtualizer.measureElement}
-                  className="virtual-row"
-                  style={{ transform: `translateY(${row.start}px)` }}
-                >
-                  <TurnBlock
-                    view={view}
-                    client={props.client}
-                    onAnswer={async (id, answer) => controller?.answer(id, answer)}
-                    onRetry={() => void controller?.retry(view.turn.id)}
-                    onOpenSettings={props.onOpenSettings}
-                    onViewVersion={showContext}
-                  />
-                </div>
-              );
-            })}
           </div>
         </div>
-      </div>
-      <Composer
-        running={running !== null}
-        onSend={async (prompt) => {
-          following.current = true;
-          await controller?.send(prompt);
-          props.onSessionChanged();
-        }}
-        onCancel={async () => controller?.cancel()}
-      />
-      {controller &&
-        props.panelTarget &&
-        createPortal(
-          <>
-            <ContextPanel
-              client={props.client}
-              sessionId={props.session.id}
-              info={context.value}
-              infoError={context.error}
-              compaction={compaction}
-              turnRunning={running !== null}
-              request={contextRequest}
-            />
-            <ExperiencesPanel
-              client={props.client}
-              source={controller}
-              sessionId={props.session.id}
-              projectId={props.session.project_id}
-            />
-            {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
-            {kernelController && (
-              <>
-                <McpSessionPanel client={props.client} source={controller} sessionId={controller.sessionId} />
-                <KernelPanel client={props.client} controller={kernelController} />
-              </>
-            )}
-          </>,
-          props.panelTarget,
-        )}
-    </section>
+        <Composer
+          running={running !== null}
+          onSend={async (prompt) => {
+            following.current = true;
+            await controller?.send(prompt);
+            props.onSessionChanged();
+          }}
+          onCancel={async () => controller?.cancel()}
+        />
+        {controller &&
+          props.panelTarget &&
+          createPortal(
+            <>
+              <ContextPanel
+                client={props.client}
+                sessionId={props.session.id}
+                info={context.value}
+                infoError={context.error}
+                compaction={compaction}
+                turnRunning={running !== null}
+                request={contextRequest}
+              />
+              <ExperiencesPanel
+                client={props.client}
+                source={controller}
+                sessionId={props.session.id}
+                projectId={props.session.project_id}
+              />
+              {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
+              {kernelController && (
+                <>
+                  <McpSessionPanel
+                    client={props.client}
+                    source={controller}
+                    sessionId={controller.sessionId}
+                  />
+                  <KernelPanel client={props.client} controller={kernelController} />
+                </>
+              )}
+            </>,
+            props.panelTarget,
+          )}
+      </section>
+    </SessionHasProject.Provider>
   );
 }

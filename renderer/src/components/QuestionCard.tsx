@@ -1,11 +1,15 @@
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Question } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, Question } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
+import { ApprovalChoices } from './ApprovalChoices';
 import { ApprovalInput } from './ApprovalInput';
 import { countInvisibleIn } from './invisible-chars';
 import { MarkedText } from './MarkedText';
 
-type Phase = { state: 'idle' } | { state: 'sending'; answer: string } | { state: 'sent'; answer: string };
+type Phase =
+  | { state: 'idle' }
+  | { state: 'sending'; request: AnswerQuestionRequest }
+  | { state: 'sent'; request: AnswerQuestionRequest };
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -20,7 +24,7 @@ export function QuestionCard({
   onAnswer,
 }: {
   question: Question;
-  onAnswer: (answer: string) => Promise<void>;
+  onAnswer: (answer: AnswerQuestionRequest) => Promise<void>;
 }) {
   const t = useT();
   const titleId = useId();
@@ -38,13 +42,13 @@ export function QuestionCard({
   }, []);
 
   const send = useCallback(
-    (answer: string) => {
+    (request: AnswerQuestionRequest) => {
       if (phase.state !== 'idle' || question.status !== 'pending') return;
-      setPhase({ state: 'sending', answer });
+      setPhase({ state: 'sending', request });
       setError(null);
-      onAnswer(answer).then(
+      onAnswer(request).then(
         () => {
-          if (alive.current) setPhase({ state: 'sent', answer });
+          if (alive.current) setPhase({ state: 'sent', request });
         },
         (err: unknown) => {
           if (!alive.current) return;
@@ -60,14 +64,16 @@ export function QuestionCard({
     (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       const answer = draft.trim();
-      if (answer !== '') send(answer);
+      if (answer !== '') send({ answer });
     },
     [draft, send],
   );
 
   const approval = question.kind === 'approval';
   const answer =
-    question.status === 'answered' ? question.answer : phase.state === 'sent' ? phase.answer : null;
+    question.status === 'answered' ? question.answer : phase.state === 'sent' ? phase.request.answer : null;
+  // Only this card knows a rule was saved with the answer (the question itself does not say).
+  const remembered = phase.state === 'sent' ? (phase.request.remember ?? null) : null;
   const busy = phase.state !== 'idle';
   const classes = ['question-card', approval ? 'question-card--approval' : 'question-card--question'];
   classes.push(`question-card--${question.status}`);
@@ -109,6 +115,19 @@ export function QuestionCard({
                 : t('question.approval.invisible', { count: invisible })}
             </p>
           )}
+          {question.permission && (
+            <p className="approval-reason">
+              {t('question.approval.reason', { reason: question.permission.reason })}
+              {question.permission.rule_id !== null && (
+                <>
+                  {' '}
+                  <span className="approval-rule">
+                    {t('question.approval.askedByRule', { id: question.permission.rule_id })}
+                  </span>
+                </>
+              )}
+            </p>
+          )}
         </>
       ) : (
         <>
@@ -122,22 +141,15 @@ export function QuestionCard({
       {outcome !== null ? (
         <p className="question-card-outcome" role="status">
           {outcome}
+          {remembered !== null && <> {t(`question.approval.remembered.${remembered}`)}</>}
         </p>
       ) : approval ? (
-        <div className="question-card-actions">
-          <button
-            type="button"
-            className="conv-button conv-button--primary"
-            disabled={busy}
-            aria-describedby={invisible > 0 ? warningId : undefined}
-            onClick={() => send('allow')}
-          >
-            {t('question.approval.allow')}
-          </button>
-          <button type="button" className="conv-button" disabled={busy} onClick={() => send('deny')}>
-            {t('question.approval.deny')}
-          </button>
-        </div>
+        <ApprovalChoices
+          permission={question.permission}
+          busy={busy}
+          warningId={invisible > 0 ? warningId : undefined}
+          onSend={send}
+        />
       ) : (
         <>
           {question.options && question.options.length > 0 && (
@@ -149,7 +161,7 @@ export function QuestionCard({
                   type="button"
                   className={i === 0 ? 'conv-button conv-button--primary' : 'conv-button'}
                   disabled={busy}
-                  onClick={() => send(option)}
+                  onClick={() => send({ answer: option })}
                 >
                   {option}
                 </button>

@@ -1,13 +1,16 @@
-import type { ApprovalMode, ContextInfo, Session } from '../../../sidecar/src/protocol';
+import { ApprovalMode, type ContextInfo, type Project, type Session } from '../../../sidecar/src/protocol';
 import type { StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useI18n } from '../i18n/i18n';
 import { ContextMeter } from './context/ContextMeter';
+import { SandboxBadge } from './SandboxBadge';
 
 /** Title, context meter, approval mode, connection state and the side-panel toggle (with what waits there). */
 export function SessionHeader(props: {
   client: CairnClient;
   session: Session;
+  /** The session's project, whose sandbox settings the header shows; null for a chat. */
+  project?: Project | null;
   streamState: StreamState;
   modelName: string | null;
   onChanged(): void;
@@ -28,18 +31,26 @@ export function SessionHeader(props: {
         </span>
       )}
       {props.onOpenContext && <ContextMeter info={props.context ?? null} onOpen={props.onOpenContext} />}
+      {props.project && <SandboxBadge project={props.project} />}
       <label className="approval-select">
         <span aria-hidden="true">{t('session.approval')}</span>
         <select
           aria-label={t('session.approval')}
           value={props.session.approval}
+          // The chosen mode's explanation, as the options' own titles show in few browsers.
+          title={t(`session.approval.${props.session.approval}.hint`)}
           onChange={async (e) => {
-            await props.client.updateSession(props.session.id, { approval: e.target.value as ApprovalMode });
+            await props.client.updateSession(props.session.id, {
+              approval: ApprovalMode.parse(e.target.value),
+            });
             props.onChanged();
           }}
         >
-          <option value="auto">{t('session.approval.auto')}</option>
-          <option value="ask">{t('session.approval.ask')}</option>
+          {ApprovalMode.options.map((mode) => (
+            <option key={mode} value={mode} title={t(`session.approval.${mode}.hint`)}>
+              {t(`session.approval.${mode}`)}
+            </option>
+          ))}
         </select>
       </label>
       <span

@@ -8,11 +8,13 @@ import { KernelsSection } from './settings/KernelsSection';
 import { LanguageSection } from './settings/LanguageSection';
 import { McpSection } from './settings/McpSection';
 import { ModelsSection } from './settings/ModelsSection';
+import { PermissionsSection } from './settings/PermissionsSection';
 import { TestBackendPage } from './settings/TestBackendPage';
 
 /**
- * The settings page: the backend (desktop app only), models (with write-only API keys), Python kernels
- * (each project's interpreter, the kernel provider), language, and about. With a remote backend it leads to the Test backend page, which does not exist otherwise.
+ * The settings page: the backend (desktop app only), models (with write-only API keys), permissions
+ * (rules, each project's sandbox), Python kernels (each project's interpreter, the kernel provider),
+ * language, and about. With a remote backend it leads to the Test backend page, which does not exist otherwise.
  */
 export function SettingsPage({
   client,
@@ -97,6 +99,7 @@ function SettingsMain(props: {
           )
         )}
         <ModelsSection client={client} />
+        <PermissionsSection client={client} />
         <KernelsSection client={client} />
         <McpSection client={client} />
         <LanguageSection />

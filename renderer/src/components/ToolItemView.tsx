@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import type { ToolItem } from '../state/tool-items';
@@ -12,7 +13,7 @@ import { ToolCard } from './ToolCard';
 export const ToolItemView = memo(function ToolItemView(props: {
   item: ToolItem;
   client: CairnClient;
-  onAnswer(questionId: string, answer: string): Promise<void>;
+  onAnswer(questionId: string, answer: AnswerQuestionRequest): Promise<void>;
 }) {
   const t = useT();
   const { item, client, onAnswer } = props;

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import type { TurnView } from '../state/turn-view';
@@ -15,7 +16,7 @@ import { TurnUsage } from './TurnUsage';
 export const TurnBlock = memo(function TurnBlock(props: {
   view: TurnView;
   client: CairnClient;
-  onAnswer(questionId: string, answer: string): Promise<void>;
+  onAnswer(questionId: string, answer: AnswerQuestionRequest): Promise<void>;
   onRetry(): void;
   onOpenSettings(): void;
   /** Opens one context version read only (a compaction card's "before" link). */

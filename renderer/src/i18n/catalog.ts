@@ -5,6 +5,7 @@ import { conversationMessages } from './messages/conversation';
 import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
 import { modelCompactionMessages } from './messages/model-compaction';
+import { permissionMessages } from './messages/permissions';
 import { settingsMessages } from './messages/settings';
 import { shellMessages } from './messages/shell';
 
@@ -24,6 +25,7 @@ const areas = [
   kernelMessages,
   mcpMessages,
   backgroundMessages,
+  permissionMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

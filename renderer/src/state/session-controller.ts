@@ -1,4 +1,4 @@
-import type { CairnEvent } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, CairnEvent } from '../../../sidecar/src/protocol';
 import type { EventStream } from '../api/event-stream';
 import { ApiError, type CairnClient } from '../api/http-client';
 import { isContextEvent } from './compaction-item';
@@ -114,7 +114,7 @@ export class SessionController {
     if (turn) await this.send(turn.turn.prompt);
   }
 
-  async answer(questionId: string, answer: string): Promise<void> {
+  async answer(questionId: string, answer: AnswerQuestionRequest): Promise<void> {
     await this.client.answer(questionId, answer);
   }
 

@@ -1,4 +1,4 @@
-import type { CairnEvent } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, CairnEvent } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
 import { ViewController, type ViewSnapshot } from './live-controller';
 import type { EventSource } from './session-controller';
@@ -40,7 +40,7 @@ export class WaitingController extends ViewController<WaitingView> {
   }
 
   /** Answers through the same call as the conversation; the card goes with the `question.answered` event. */
-  answer = async (questionId: string, answer: string): Promise<void> => {
+  answer = async (questionId: string, answer: AnswerQuestionRequest): Promise<void> => {
     await this.client.answer(questionId, answer);
   };
 

@@ -309,7 +309,7 @@ describe('the background tasks section', () => {
     );
     expect(requests).toContain('GET /api/tool-calls/tc2');
 
-    const allow = within(card).getByRole('button', { name: 'Allow' });
+    const allow = within(card).getByRole('button', { name: 'Allow once' });
     allow.focus();
     expect(document.activeElement).toBe(allow);
     fireEvent.click(allow);

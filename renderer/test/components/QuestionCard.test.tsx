@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Question } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, Question } from '../../../sidecar/src/protocol';
 import { QuestionCard } from '../../src/components/QuestionCard';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
@@ -44,7 +44,7 @@ function controlledAnswer() {
     reject: () => undefined,
   };
   const onAnswer = vi.fn(
-    (_answer: string) =>
+    (_answer: AnswerQuestionRequest) =>
       new Promise<void>((resolve, reject) => {
         settle = { resolve, reject };
       }),
@@ -52,7 +52,11 @@ function controlledAnswer() {
   return { onAnswer, resolve: () => settle.resolve(), reject: (error: Error) => settle.reject(error) };
 }
 
-function renderCard(question: Question, onAnswer: (answer: string) => Promise<void>, locale: Locale = 'en') {
+function renderCard(
+  question: Question,
+  onAnswer: (answer: AnswerQuestionRequest) => Promise<void>,
+  locale: Locale = 'en',
+) {
   const wrap = (node: ReactNode) => <I18nProvider locale={locale}>{node}</I18nProvider>;
   const result = render(wrap(<QuestionCard question={question} onAnswer={onAnswer} />));
   return {
@@ -68,7 +72,7 @@ const partText = (name: string) =>
   screen.getByRole('region', { name }).querySelector('pre, code')?.textContent?.replace(/\n$/, '');
 
 const noAnswerButtons = () =>
-  screen.queryByRole('button', { name: 'Allow' }) === null &&
+  screen.queryByRole('button', { name: 'Allow once' }) === null &&
   screen.queryByRole('button', { name: 'Deny' }) === null;
 
 afterEach(cleanup);
@@ -81,9 +85,9 @@ describe('QuestionCard — approvals', () => {
     expect(partText('Command')).toBe('rm -rf build');
     // The server's own sentence only repeats the tool and command, so it is not shown again.
     expect(screen.queryByText('Bash wants to run a command.')).toBeNull();
-    fireEvent.click(button('Allow'));
-    expect(answer.onAnswer).toHaveBeenCalledWith('allow');
-    expect(button('Allow').disabled).toBe(true);
+    fireEvent.click(button('Allow once'));
+    expect(answer.onAnswer).toHaveBeenCalledWith({ answer: 'allow' });
+    expect(button('Allow once').disabled).toBe(true);
     expect(button('Deny').disabled).toBe(true);
     expect(screen.getByText('Sending…')).toBeTruthy();
     // A second click while the first is under way sends nothing.
@@ -95,23 +99,23 @@ describe('QuestionCard — approvals', () => {
   });
 
   it('denies', async () => {
-    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(approval(), onAnswer);
     await act(async () => {
       fireEvent.click(button('Deny'));
     });
-    expect(onAnswer).toHaveBeenCalledWith('deny');
+    expect(onAnswer).toHaveBeenCalledWith({ answer: 'deny' });
     expect(screen.getByText('Denied')).toBeTruthy();
   });
 
   it('shows an error inline and lets the user try again', async () => {
     const answer = controlledAnswer();
     renderCard(approval(), answer.onAnswer);
-    fireEvent.click(button('Allow'));
+    fireEvent.click(button('Allow once'));
     await act(async () => answer.reject(new Error('The server went away.')));
     expect(screen.getByRole('alert').textContent).toBe('Could not send the answer: The server went away.');
-    expect(button('Allow').disabled).toBe(false);
-    fireEvent.click(button('Allow'));
+    expect(button('Allow once').disabled).toBe(false);
+    fireEvent.click(button('Allow once'));
     expect(answer.onAnswer).toHaveBeenCalledTimes(2);
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -127,7 +131,7 @@ describe('QuestionCard — approvals', () => {
   it('speaks Chinese', () => {
     renderCard(approval(), vi.fn(), 'zh-CN');
     expect(screen.getByRole('heading', { name: '允许运行 Bash 吗？' })).toBeTruthy();
-    expect(button('允许')).toBeTruthy();
+    expect(button('允许一次')).toBeTruthy();
     expect(button('拒绝')).toBeTruthy();
   });
 });
@@ -148,7 +152,7 @@ describe('QuestionCard — approvals show the whole input', () => {
     expect(partText('Other arguments')).toBe('{\n  "timeout": 30\n}');
     // Shell-highlighted, and the buttons are still there below the box.
     expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo');
-    expect(button('Allow')).toBeTruthy();
+    expect(button('Allow once')).toBeTruthy();
   });
 
   it('shows Exec as its program and every argument', () => {
@@ -231,7 +235,7 @@ describe('QuestionCard — approvals show hidden characters', () => {
       'This input contains 2 hidden or direction-changing characters, shown as ⟨U+…⟩ markers. Check it before allowing.',
     );
     // The warning sits above Allow and is read out with it.
-    const allow = button('Allow');
+    const allow = button('Allow once');
     expect(allow.getAttribute('aria-describedby')).toBe(warning()?.id);
     expect(warning()!.compareDocumentPosition(allow) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
@@ -274,7 +278,7 @@ describe('QuestionCard — approvals show hidden characters', () => {
     update(tool('Write', { path: 'a.txt', content: 'one\r\ntwo\r\n' }));
     expect(warning()).toBeNull();
     expect(card('Write').querySelector('.invisible-char')).toBeNull();
-    expect(button('Allow').hasAttribute('aria-describedby')).toBe(false);
+    expect(button('Allow once').hasAttribute('aria-describedby')).toBe(false);
   });
 
   it('warns in Chinese', () => {
@@ -291,7 +295,7 @@ describe('QuestionCard — questions', () => {
     renderCard(makeQuestion(), answer.onAnswer);
     expect(screen.getByText('Which port should the server use?')).toBeTruthy();
     fireEvent.click(button('3000'));
-    expect(answer.onAnswer).toHaveBeenCalledWith('3000');
+    expect(answer.onAnswer).toHaveBeenCalledWith({ answer: '3000' });
     expect(button('8080').disabled).toBe(true);
     expect((screen.getByRole('textbox', { name: 'Your answer' }) as HTMLInputElement).disabled).toBe(true);
     await act(async () => answer.resolve());
@@ -299,7 +303,7 @@ describe('QuestionCard — questions', () => {
   });
 
   it('answers in free text with the Answer button', async () => {
-    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion(), onAnswer);
     expect(button('Answer').disabled).toBe(true);
     fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '  5173 ' } });
@@ -307,23 +311,23 @@ describe('QuestionCard — questions', () => {
     await act(async () => {
       fireEvent.click(button('Answer'));
     });
-    expect(onAnswer).toHaveBeenCalledWith('5173');
+    expect(onAnswer).toHaveBeenCalledWith({ answer: '5173' });
   });
 
   it('submits the free answer with Enter', async () => {
-    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion({ options: null }), onAnswer);
     const input = screen.getByRole('textbox', { name: 'Your answer' });
     fireEvent.change(input, { target: { value: 'Use 4000' } });
     await act(async () => {
       fireEvent.submit(input.closest('form')!);
     });
-    expect(onAnswer).toHaveBeenCalledWith('Use 4000');
+    expect(onAnswer).toHaveBeenCalledWith({ answer: 'Use 4000' });
     expect(screen.getByText('Answered: Use 4000')).toBeTruthy();
   });
 
   it('does not send an empty answer', () => {
-    const onAnswer = vi.fn((_answer: string) => Promise.resolve());
+    const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion(), onAnswer);
     fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '   ' } });
     fireEvent.submit(screen.getByRole('textbox', { name: 'Your answer' }).closest('form')!);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Session } from '../../../sidecar/src/protocol';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Project, Session } from '../../../sidecar/src/protocol';
 import { CairnClient } from '../../src/api/http-client';
 import { SessionHeader } from '../../src/components/SessionHeader';
 import type { Locale } from '../../src/i18n/catalog';
@@ -20,15 +20,20 @@ const session: Session = {
   running_turn_id: null,
 };
 
-function header(waiting: number | undefined, locale: Locale = 'en') {
+function header(
+  waiting: number | undefined,
+  locale: Locale = 'en',
+  options: { project?: Project | null; fetchImpl?: typeof fetch; onChanged?: () => void } = {},
+) {
   render(
     <I18nProvider locale={locale}>
       <SessionHeader
-        client={new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch)}
+        client={new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, options.fetchImpl ?? fetch)}
         session={session}
+        project={options.project ?? null}
         streamState="open"
         modelName={null}
-        onChanged={() => undefined}
+        onChanged={options.onChanged ?? (() => undefined)}
         onTogglePanel={() => undefined}
         waiting={waiting}
       />
@@ -51,5 +56,80 @@ describe('the side-panel toggle', () => {
   it('speaks Chinese', () => {
     header(1, 'zh-CN');
     expect(screen.getByRole('button', { name: '切换侧边面板（1 项等待你处理）' })).toBeTruthy();
+  });
+});
+
+const project = (patch: Partial<Project> = {}): Project => ({
+  id: 'p1',
+  path: '/work/repo',
+  name: 'repo',
+  created_at: '',
+  last_opened_at: '',
+  python_path: null,
+  sandbox: 'off',
+  sandbox_network: 'on',
+  ...patch,
+});
+
+describe('the approval mode', () => {
+  it('offers the four modes, each explained, and saves the one chosen', async () => {
+    const sent: { url: string; method: string | undefined; body: unknown }[] = [];
+    const fetchImpl = (async (url: string, init?: RequestInit) => {
+      sent.push({ url, method: init?.method, body: JSON.parse(String(init?.body)) });
+      return new Response(JSON.stringify({ ...session, approval: 'auto_edits' }), { status: 200 });
+    }) as typeof fetch;
+    const onChanged = vi.fn();
+    header(0, 'en', { fetchImpl, onChanged });
+    const select = screen.getByRole('combobox', { name: 'Approval' }) as HTMLSelectElement;
+    const options = [...select.options].map((o) => [o.value, o.textContent, o.title]);
+    expect(options).toEqual([
+      ['read_only', 'Read-only', 'Tools with side effects are refused; reading and searching run.'],
+      ['ask', 'Ask', 'Tools with side effects ask before they run.'],
+      ['auto_edits', 'Auto-approve edits', 'File edits inside the project run; commands and the rest ask.'],
+      ['auto', 'Auto', 'Everything runs without asking; your rules still allow, ask or deny first.'],
+    ]);
+    expect(select.value).toBe('ask');
+    expect(select.title).toBe('Tools with side effects ask before they run.');
+
+    fireEvent.change(select, { target: { value: 'auto_edits' } });
+    await waitFor(() => expect(onChanged).toHaveBeenCalled());
+    expect(sent).toEqual([
+      { url: 'http://127.0.0.1:1/api/sessions/s', method: 'PATCH', body: { approval: 'auto_edits' } },
+    ]);
+  });
+
+  it('speaks Chinese', () => {
+    header(0, 'zh-CN');
+    const select = screen.getByRole('combobox', { name: '审批' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['只读', '询问', '自动批准编辑', '自动']);
+  });
+});
+
+describe('the sandbox badge', () => {
+  const badge = () => document.querySelector('.sandbox-badge');
+
+  it("shows whether the project's commands run sandboxed, and with network", () => {
+    header(0, 'en', { project: project({ sandbox: 'on' }) });
+    expect(badge()?.firstChild?.textContent).toBe('Sandboxed');
+    expect(badge()?.getAttribute('title')).toBe(
+      'Commands, kernels and tool workers run confined to the project folder.',
+    );
+    cleanup();
+    header(0, 'en', { project: project({ sandbox: 'on', sandbox_network: 'off' }) });
+    expect(badge()?.firstChild?.textContent).toBe('Sandboxed · no network');
+    cleanup();
+    header(0, 'en', { project: project({ sandbox: 'off', sandbox_network: 'off' }) });
+    expect(badge()?.firstChild?.textContent).toBe('Not sandboxed');
+    expect(badge()?.textContent).toContain('Turn the sandbox on in Settings → Permissions.');
+  });
+
+  it('is absent for a chat without a project', () => {
+    header(0);
+    expect(badge()).toBeNull();
+  });
+
+  it('speaks Chinese', () => {
+    header(0, 'zh-CN', { project: project({ sandbox: 'on', sandbox_network: 'off' }) });
+    expect(badge()?.firstChild?.textContent).toBe('沙箱中运行 · 无网络');
   });
 });

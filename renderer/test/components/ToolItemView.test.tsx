@@ -28,7 +28,7 @@ function setup(item: ToolItem) {
         item={item}
         client={client}
         onAnswer={async (id, answer) => {
-          answers.push([id, answer]);
+          answers.push([id, answer.answer]);
         }}
       />
     </I18nProvider>,
@@ -65,7 +65,7 @@ describe('a background call with its script calls', () => {
     expect(cardOf('tc2').textContent).toContain('Started by a script of call tc1');
 
     const approval = within(group).getByRole('region', { name: /^Allow Write/ });
-    fireEvent.click(within(approval).getByRole('button', { name: 'Allow' }));
+    fireEvent.click(within(approval).getByRole('button', { name: 'Allow once' }));
     await waitFor(() => expect(answers).toEqual([['q-tc2', 'allow']]));
   });
 

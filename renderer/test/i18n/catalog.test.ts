@@ -7,6 +7,7 @@ import { conversationMessages } from '../../src/i18n/messages/conversation';
 import { kernelMessages } from '../../src/i18n/messages/kernels';
 import { mcpMessages } from '../../src/i18n/messages/mcp';
 import { modelCompactionMessages } from '../../src/i18n/messages/model-compaction';
+import { permissionMessages } from '../../src/i18n/messages/permissions';
 import { settingsMessages } from '../../src/i18n/messages/settings';
 import { shellMessages } from '../../src/i18n/messages/shell';
 
@@ -36,6 +37,7 @@ describe('the message catalog', () => {
       kernelMessages,
       mcpMessages,
       backgroundMessages,
+      permissionMessages,
     };
     const owner = new Map<string, string>();
     for (const [name, area] of Object.entries(areas)) {

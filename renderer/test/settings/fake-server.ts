@@ -82,6 +82,8 @@ export function fakeServer(options: FakeServerOptions = {}) {
         platform: 'linux',
       });
     }
+    // No rules: the settings page's Permissions section reads them (its own tests use a fuller fake).
+    if (method === 'GET' && path === '/api/permission-rules') return json(200, { rules: [] });
     if (method === 'GET' && path === '/api/models') {
       const env_overrides: EnvOverrides = {
         key: false,

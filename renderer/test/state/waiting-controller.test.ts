@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnEvent, NewEvent, Question, ToolCallWithResult } from '../../../sidecar/src/protocol';
+import type {
+  AnswerQuestionRequest,
+  CairnEvent,
+  NewEvent,
+  Question,
+  ToolCallWithResult,
+} from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../../src/api/http-client';
 import { WaitingController } from '../../src/state/waiting-controller';
 import {
@@ -165,9 +171,9 @@ describe('WaitingController', () => {
     const events = source();
     const client = {
       questions: () => Promise.reject(new Error('The server is gone.')),
-      answer: async (id: string, answer: string) => {
-        answered.push(`${id} ${answer}`);
-        return approvalFor(storedToolCall({ id: 'tc1' }), { status: 'answered', answer });
+      answer: async (id: string, request: AnswerQuestionRequest) => {
+        answered.push(`${id} ${request.answer} ${request.remember}`);
+        return approvalFor(storedToolCall({ id: 'tc1' }), { status: 'answered', answer: request.answer });
       },
     };
     const controller = new WaitingController(client as unknown as CairnClient, events, 's', () => null);
@@ -175,8 +181,8 @@ describe('WaitingController', () => {
     expect(controller.getSnapshot()).toEqual({ view: null, error: 'The server is gone.' });
     events.emit(required(asked('q1', 't1')));
     expect(controller.getSnapshot().view).toBeNull();
-    await controller.answer('q1', 'allow');
-    expect(answered).toEqual(['q1 allow']);
+    await controller.answer('q1', { answer: 'allow', remember: 'session' });
+    expect(answered).toEqual(['q1 allow session']);
 
     let reads = 0;
     const idle = new WaitingController(

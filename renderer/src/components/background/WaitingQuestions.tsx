@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Question } from '../../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, Question } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { QuestionCard } from '../QuestionCard';
 
@@ -10,7 +10,7 @@ import { QuestionCard } from '../QuestionCard';
  */
 export function WaitingQuestions(props: {
   questions: readonly Question[];
-  onAnswer(questionId: string, answer: string): Promise<void>;
+  onAnswer(questionId: string, answer: AnswerQuestionRequest): Promise<void>;
 }) {
   const t = useT();
   const titleId = useId();
