@@ -90,4 +90,46 @@ describe.skipIf(!CAN_USE_TERMINAL)('cairn run: approvals on a terminal', { timeo
     expect(result.code).toBe(0);
     expect(fs.readFileSync(path.join(workspace, 'notes', 'a.py'), 'utf8')).toBe(CONTENT);
   });
+
+  it('"always allow" saves a project rule with the edited pattern, and it decides the next call', async () => {
+    const sessionId = await askingSession();
+    model.enqueue({ content: [{ type: 'text', text: 'Written.' }] });
+    const cli = startCliOnTerminal(run('--prompt', 'write it', '--session', sessionId), {
+      env: testEnv(model),
+    });
+    await cli.waitForStdout(
+      /why: [^\n]*\n[\s\S]*3\. always allow in this project \(rule: Write notes\/\*\*\)[\s\S]*> /,
+    );
+    cli.type('3\r');
+    await cli.waitForStdout(/pattern \[notes\/\*\*\]: /);
+    cli.type('notes/*.py\r');
+    expect((await cli.result()).code).toBe(0);
+    expect(fs.readFileSync(path.join(workspace, 'notes', 'a.py'), 'utf8')).toBe(CONTENT);
+    const db = new Database(path.join(dataDir, 'cairn.db'), { fileMustExist: true });
+    try {
+      const rules = db
+        .prepare('SELECT tool, pattern, action, project_id, session_id FROM permission_rules')
+        .all();
+      expect(rules).toEqual([
+        {
+          tool: 'Write',
+          pattern: 'notes/*.py',
+          action: 'allow',
+          project_id: expect.any(String),
+          session_id: null,
+        },
+      ]);
+    } finally {
+      db.close();
+    }
+
+    // The rule decides the next Write there: no prompt, even with no terminal to answer at.
+    model.enqueue(
+      { content: [{ type: 'tool_use', name: 'Write', input: { path: 'notes/b.py', content: 'b' } }] },
+      { content: [{ type: 'text', text: 'Again.' }] },
+    );
+    const next = await runCli(run('--prompt', 'again', '--session', sessionId), { env: testEnv(model) });
+    expect(next.code).toBe(0);
+    expect(fs.readFileSync(path.join(workspace, 'notes', 'b.py'), 'utf8')).toBe('b');
+  });
 });
