@@ -131,6 +131,8 @@ describe("Cairn's allowScripts", () => {
       keytar: true,
       // Its script picks a 7-Zip binary for Squirrel.Windows installers; Cairn builds NSIS ones.
       'electron-winstaller': false,
+      // It builds a native binding of the bash grammar; Cairn uses only its WebAssembly build.
+      'tree-sitter-bash': false,
     });
   });
 

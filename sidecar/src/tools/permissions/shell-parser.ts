@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Language, type Node, Parser } from 'web-tree-sitter';
+import { APP_ROOT } from '../../config/app-paths';
 
 /** A bash parser: the tree-sitter-bash grammar running in web-tree-sitter's WebAssembly runtime. */
 export interface BashParser {
@@ -25,14 +28,26 @@ export function loadBashParser(): Promise<BashParser> {
   return loading;
 }
 
+/**
+ * Where a .wasm file is: in the packaged app, a resource beside the archive (the JavaScript of both packages
+ * is bundled; node_modules does not ship them); else in node_modules, found by Node's resolution.
+ */
+function wasmFile(pkg: string, file: string): string {
+  const resources =
+    (process as { resourcesPath?: string }).resourcesPath ??
+    (APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : undefined);
+  if (resources) {
+    const packaged = path.join(resources, 'shell-grammar', file);
+    if (existsSync(packaged)) return packaged;
+  }
+  return createRequire(import.meta.url).resolve(`${pkg}/${file}`);
+}
+
 async function createBashParser(): Promise<BashParser> {
-  // Resolved through Node's resolution from this module, so it works from the sources and from the bundle
-  // (which keeps both packages external, in node_modules, where Electron's fs reads inside the asar).
   // Both .wasm files are read here and handed over as bytes, so neither library looks for them itself.
-  const require = createRequire(import.meta.url);
   const [runtime, grammar] = await Promise.all([
-    fs.readFile(require.resolve('web-tree-sitter/web-tree-sitter.wasm')),
-    fs.readFile(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
+    fs.readFile(wasmFile('web-tree-sitter', 'web-tree-sitter.wasm')),
+    fs.readFile(wasmFile('tree-sitter-bash', 'tree-sitter-bash.wasm')),
   ]);
   await Parser.init({ wasmBinary: runtime } as Parameters<typeof Parser.init>[0]);
   const language = await Language.load(new Uint8Array(grammar));

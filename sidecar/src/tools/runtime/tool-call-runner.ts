@@ -33,6 +33,8 @@ export interface ToolCallRunnerDeps {
  */
 export class ToolCallRunner {
   readonly running = new RunningCalls();
+  /** The last permission decision started: the next waits for it. */
+  private decided: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ToolCallRunnerDeps) {}
 
@@ -42,19 +44,27 @@ export class ToolCallRunner {
     const plan: CallPlan | null = tool ? planCall(tool, request.input) : null;
     const usable = tool !== undefined && plan !== null && plan.error === null;
     const privileged = usable ? (tool.privileged?.(plan.input) ?? null) : null;
-    const permission: CallPermission | null = usable
-      ? await decideCall(
-          store,
-          {
-            sessionId: request.sessionId,
-            projectRoot: request.projectRoot,
-            mode: request.approvalMode(),
-            tool,
-            input: plan.input,
-          },
-          privileged,
-        )
-      : null;
+    // Decided one after another, so calls started together are recorded in the order they were made.
+    const deciding = this.decided.then(() =>
+      usable
+        ? decideCall(
+            store,
+            {
+              sessionId: request.sessionId,
+              projectRoot: request.projectRoot,
+              mode: request.approvalMode(),
+              tool,
+              input: plan.input,
+            },
+            privileged,
+          )
+        : null,
+    );
+    this.decided = deciding.then(
+      () => undefined,
+      () => undefined,
+    );
+    const permission: CallPermission | null = await deciding;
     const needsApproval = permission?.decision === 'ask';
     const status = needsApproval ? 'waiting_approval' : 'running';
     const background = plan?.background ?? false;
