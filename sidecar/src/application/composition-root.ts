@@ -188,6 +188,7 @@ function buildServices(store: Store, options: BuildOptions) {
         store,
         kernelEnv: childEnv(env),
         pythonOverride: kernelPythonOverride(env),
+        sandboxFor: (projectId) => sandbox.forProject(projectId),
       });
   const kernelLogger = logger.child({ component: 'kernels' });
   // Kernels reach the tool runtime, which is built once the tool sources (kernels among them) exist.

@@ -150,11 +150,13 @@ export class KernelManager {
   }
 
   /** The interpreter and folder for the session's next kernel; the project's setting is read each time. */
-  private specOf(open: OpenSession): Promise<BaseSpec> {
+  private specOf(open: OpenSession, sandbox: SandboxSpec | null): Promise<BaseSpec> {
     const configured = open.config.pythonPath ?? null;
-    if (open.spec && open.specFor === configured) return open.spec;
+    // Checked again when the sandbox changes: the check runs inside it.
+    const specFor = JSON.stringify([configured, sandbox]);
+    if (open.spec && open.specFor === specFor) return open.spec;
     if (open.spec) void this.disposeUnusedSpare(open.spec);
-    open.specFor = configured;
+    open.specFor = specFor;
     const { config } = open;
     const cwd = config.projectRoot ?? config.kernelsDir;
     const spec = (async (): Promise<BaseSpec> => {
@@ -164,6 +166,7 @@ export class KernelManager {
         configuredPath: configured,
         configuredBy: config.pythonPathFrom,
         env: this.opts.env(),
+        sandbox,
       });
       return {
         python: { command: python.command, args: python.args },
@@ -188,7 +191,7 @@ export class KernelManager {
     if (!open) return;
     const sandbox = await this.sandboxOf(open, Boolean(await this.opts.remote?.()));
     if (sandbox === 'remote') return;
-    await this.specOf(open);
+    await this.specOf(open, sandbox);
   }
 
   /**
@@ -223,7 +226,8 @@ export class KernelManager {
       });
       return { process, warm: false };
     }
-    const spec: KernelSpec = { ...(await this.specOf(open)), sandbox: sandbox === 'remote' ? null : sandbox };
+    const local = sandbox === 'remote' ? null : sandbox;
+    const spec: KernelSpec = { ...(await this.specOf(open, local)), sandbox: local };
     // A sandboxed spec is this session's alone: its spare under an older one has nobody else to serve.
     const last = open.lastSpec;
     if (last?.sandbox && specKey(last) !== specKey(spec)) void this.pool.dispose(last);

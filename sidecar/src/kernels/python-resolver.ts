@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { CairnError } from '../errors';
+import { type SandboxedCommand, type SandboxSpec, sandboxCommand } from '../process/sandbox';
 import type { PythonCommand } from './driver-spawn';
 
 /** The oldest Python the driver supports. */
@@ -26,6 +27,11 @@ export interface ResolvePythonOptions {
   platform?: NodeJS.Platform;
   /** How long one candidate may take to print its version. */
   timeoutMs?: number;
+  /**
+   * The sandbox the project's processes run in: the check runs there too, since a candidate in the project
+   * (its `.venv`) is a file the agent may have written.
+   */
+  sandbox?: SandboxSpec | null;
 }
 
 /** Where a configured interpreter path comes from: a project's settings, or CAIRN_KERNEL_PYTHON. */
@@ -127,6 +133,7 @@ function checkCandidate(
     fingerprint(programFile(candidate.command, opts.env, platform)),
     // pyenv and the like pick the version from this file
     fingerprint(opts.projectRoot ? path.join(opts.projectRoot, '.python-version') : null),
+    opts.sandbox ?? null,
   ]);
   const known = checks.get(key);
   // Still running (two sessions starting at once share it), or done with the interpreter unchanged since.
@@ -174,10 +181,17 @@ function probeCandidate(
   candidate: Candidate,
   opts: ResolvePythonOptions,
 ): Promise<PythonInterpreter | string> {
+  let command: SandboxedCommand;
+  try {
+    const cwd = opts.projectRoot ?? process.cwd();
+    command = sandboxCommand(opts.sandbox, candidate.command, [...candidate.args, '-c', VERSION_SCRIPT], cwd);
+  } catch (error) {
+    return Promise.resolve(`cannot be checked in the project's sandbox: ${firstLine(String(error))}`);
+  }
   return new Promise((resolve) => {
     execFile(
-      candidate.command,
-      [...candidate.args, '-c', VERSION_SCRIPT],
+      command.file,
+      command.args,
       {
         cwd: opts.projectRoot ?? undefined,
         env: opts.env,

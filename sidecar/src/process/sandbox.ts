@@ -89,13 +89,22 @@ export function sandboxCommand(
   return { file: spec.bwrap, args: [...bwrapArgs(spec, cwd), '--', file, ...args], leaderIsMonitor: true };
 }
 
+/** Folders of the host's sockets, covered by empty ones inside the sandbox. */
+const HOST_SOCKET_DIRS = ['/run/user', '/run/dbus'];
+/** Single sockets elsewhere in /run, each covered by /dev/null (connecting to it is refused). */
+const HOST_SOCKETS = ['/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock'];
+
 /**
  * bubblewrap's options for a spec. Mounts apply in order: the system read-only, a private /dev, /proc and
- * /tmp, the project writable, the hidden folders covered by empty ones, and then what must be reachable
+ * /tmp, the host's sockets covered, the project writable, the hidden folders covered by empty ones, and then what must be reachable
  * inside them (or inside /tmp, where the tool endpoint's socket lives) bound again.
  */
 export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // The host's sockets are reachable through a read-only view, network or not: the user's session bus (and
+  // through it the keychain and `systemd-run --user`), the system bus, agents, and container engines' sockets.
+  for (const dir of HOST_SOCKET_DIRS) if (exists(dir)) args.push('--tmpfs', dir);
+  for (const socket of HOST_SOCKETS) if (exists(socket)) args.push('--ro-bind', '/dev/null', socket);
   args.push('--bind', spec.projectRoot, spec.projectRoot);
   for (const dir of spec.hidden) args.push('--tmpfs', dir);
   // Bound again after the covers: inside a hidden folder (or /tmp) they would be gone otherwise.
@@ -115,7 +124,7 @@ export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   // Its own process namespace (a fresh /proc shows only the sandbox), gone when Cairn goes. No --new-session:
   // the child already leads its own session (spawned detached, without a terminal), and a new one would put
   // the command out of the process group that cancel, timeout and interrupt signal.
-  args.push('--unshare-pid', '--die-with-parent');
+  args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent');
   if (!spec.network) args.push('--unshare-net');
   args.push('--chdir', cwd);
   return args;

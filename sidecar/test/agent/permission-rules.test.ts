@@ -152,6 +152,17 @@ describe('permission rules through the agent loop', () => {
     expect((await callsOf(other.sessionId)).map((c) => c.status)).toEqual(['denied', 'denied']);
   });
 
+  it('a deny rule saved while a call waits for approval still refuses it when it is allowed', async () => {
+    const { sessionId } = await h.newSession({ approval: 'ask' });
+    const turn = await bashTurn(sessionId, 'touch waited.txt');
+    const [question] = await pendingOf(sessionId);
+    await rule('Bash', 'touch *', 'deny', 'project');
+    await h.api('POST', `/api/questions/${question!.id}/answer`, { answer: 'allow' });
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    expect(fs.existsSync(file('waited.txt'))).toBe(false);
+    expect((await callsOf(sessionId)).map((c) => c.status)).toEqual(['denied']);
+  });
+
   it("a script's call through the tool runtime obeys the same rules", async () => {
     await rule('Write', 'locked/**', 'deny', 'project');
     const { sessionId } = await h.newSession({ approval: 'auto' });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KernelManager } from '../../src/kernels/kernel-manager';
 import { KernelProcess } from '../../src/kernels/kernel-process';
+import { clearPythonChecks, resolvePython } from '../../src/kernels/python-resolver';
 import type { SandboxSpec } from '../../src/process/sandbox';
 import { sandboxSupport } from '../../src/process/sandbox';
 import { makeTempDir, removeDir } from '../tools/tool-context';
@@ -35,6 +36,31 @@ describe.skipIf(!sandboxSupport().ok)('a kernel in the sandbox', () => {
   afterAll(async () => {
     await removeDir(project);
     await removeDir(dataDir);
+  });
+
+  it("checks the project's own interpreter (its .venv, which the agent could have written) inside the sandbox", async () => {
+    const marker = path.join(OUTSIDE_TMP, `cairn-venv-escape-${process.pid}.txt`);
+    const venv = path.join(project, '.venv', 'bin');
+    fs.mkdirSync(venv, { recursive: true });
+    fs.writeFileSync(
+      path.join(venv, 'python3'),
+      `#!/bin/sh\necho ran > ${marker}\nexec /usr/bin/python3 "$@"\n`,
+      { mode: 0o755 },
+    );
+    try {
+      clearPythonChecks();
+      const found = await resolvePython({ projectRoot: project, env: kernelEnv(), sandbox: spec });
+      expect(found.source).toBe('venv');
+      // It ran (its version was read) but could not write outside the project.
+      expect(fs.existsSync(marker)).toBe(false);
+      clearPythonChecks();
+      await resolvePython({ projectRoot: project, env: kernelEnv() });
+      expect(fs.existsSync(marker)).toBe(true);
+    } finally {
+      fs.rmSync(path.join(project, '.venv'), { recursive: true, force: true });
+      fs.rmSync(marker, { force: true });
+      clearPythonChecks();
+    }
   });
 
   it.each(FLAVOURS)('runs confined cells with the $label, and SIGINT interrupts a cell', async (flavour) => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type SandboxSpec, sandboxCommand, sandboxSupport } from '../../src/process/sandbox';
 import { macosSandboxProfile, sbplString } from '../../src/process/sandbox-profile-macos';
@@ -57,9 +58,14 @@ describe('bubblewrap’s arguments', () => {
     if (process.platform !== 'linux') return;
     expect(file).toBe('bwrap');
     expect(leaderIsMonitor).toBe(true);
+    // The host's socket folders are covered where this machine has them.
+    const hostSockets = ['/run/user', '/run/dbus']
+      .filter((dir) => fs.existsSync(dir))
+      .map((dir) => `--tmpfs ${dir} `)
+      .join('');
     expect(args.join(' ')).toBe(
-      '--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind /work/project /work/project ' +
-        '--tmpfs /tmp/hidden-data --unshare-pid --die-with-parent --unshare-net --chdir /work/project -- bash -c true',
+      `--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp ${hostSockets}--bind /work/project /work/project ` +
+        '--tmpfs /tmp/hidden-data --unshare-pid --unshare-ipc --die-with-parent --unshare-net --chdir /work/project -- bash -c true',
     );
   });
 

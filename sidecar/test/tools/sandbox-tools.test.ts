@@ -127,6 +127,26 @@ describe.skipIf(!sandboxSupport().ok)('the sandbox of Bash, Exec and loaded tool
     expect(scriptOps).toEqual(['call cts_sandboxed', 'status cts_sandboxed']);
   });
 
+  it("cannot reach the host's sockets under /run/user (a session bus), even with the network on", async () => {
+    fs.mkdirSync('/run/user', { recursive: true });
+    const dir = fs.mkdtempSync('/run/user/cairn-sbx-');
+    const bus = net.createServer((socket) => socket.end('hello from the session bus\n'));
+    await new Promise<void>((resolve) => bus.listen(path.join(dir, 'bus'), resolve));
+    try {
+      const probe = `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${dir}/bus'); print(s.recv(100).decode())"`;
+      const inside = await bash(`${probe}; echo "probe $?"`, spec({ network: true }));
+      expect(inside.content).not.toContain('hello from the session bus');
+      expect(inside.content).toContain('probe 1');
+      // The same probe reaches it without the sandbox, so what stops it inside is the sandbox.
+      const ctx = makeContext({ projectRoot: project, sessionResultsDir: results });
+      const outsideRun = await runTool(bashTool, { command: probe }, ctx);
+      expect(outsideRun.content).toContain('hello from the session bus');
+    } finally {
+      bus.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs Exec in the sandbox too', async () => {
     const ctx = makeContext({ projectRoot: project, sessionResultsDir: results });
     ctx.sandbox = spec();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { badRequest, notFound } from '../../errors';
 import type { PythonCommand } from '../../kernels/driver-spawn';
 import { PythonNotFoundError, type PythonSetting, resolvePython } from '../../kernels/python-resolver';
+import type { SandboxSpec } from '../../process/sandbox';
 import type { Project, ProjectPython } from '../../protocol';
 import type { Store } from '../../store/store';
 import { resolveProjectRoot } from '../../tools/project-root';
@@ -14,6 +15,11 @@ export interface ProjectPythonOptions {
   kernelEnv: NodeJS.ProcessEnv;
   /** CAIRN_KERNEL_PYTHON, if set: it wins over every project's setting. */
   pythonOverride: string | null;
+  /**
+   * The sandbox a project's processes run in (null when it is off): an interpreter is checked by running it,
+   * and one in the project (its `.venv`) is a file the agent may have written.
+   */
+  sandboxFor?: (projectId: string) => SandboxSpec | null;
 }
 
 /**
@@ -48,6 +54,7 @@ export class ProjectPythonService {
       configuredPath: this.configured(project.id),
       configuredBy: this.configuredBy(),
       env: this.options.kernelEnv,
+      sandbox: this.sandboxOf(project.id),
     });
     const source = found.source === 'configured' ? this.configuredBy() : found.source;
     return { command: found.command, args: [...found.args], source, version: found.version };
@@ -64,6 +71,7 @@ export class ProjectPythonService {
       configuredPath: projectId ? this.configured(projectId) : this.options.pythonOverride,
       configuredBy: this.configuredBy(),
       env: this.options.kernelEnv,
+      sandbox: projectId ? this.sandboxOf(projectId) : null,
     });
     return { command: found.command, args: [...found.args] };
   }
@@ -104,12 +112,17 @@ export class ProjectPythonService {
         projectRoot: resolveProjectRoot(project.path),
         configuredPath: file,
         env: this.options.kernelEnv,
+        sandbox: this.sandboxOf(project.id),
       });
     } catch (error) {
       // The resolver's message already names the file and why it failed; here it is the caller's input.
       if (error instanceof PythonNotFoundError) throw badRequest(error.message);
       throw error;
     }
+  }
+
+  private sandboxOf(projectId: string): SandboxSpec | null {
+    return this.options.sandboxFor?.(projectId) ?? null;
   }
 
   private requireProject(projectId: string): Project {

@@ -79,20 +79,31 @@ export class ProjectSandboxService {
 
   /** The spec a session's processes run in: null when its project's sandbox is off (or it has no project). */
   async forSession(sessionId: string): Promise<SandboxSpec | null> {
-    const { store, files, dataDir, binDir } = this.options;
+    const { store, files } = this.options;
     const projectId = store.sessions.get(sessionId)?.project_id ?? null;
-    const project = projectId ? store.projects.get(projectId) : null;
-    if (project?.sandbox !== 'on') return null;
+    const base = projectId ? this.forProject(projectId) : null;
+    if (!base) return null;
     const socketDir = await this.options.socketDir().catch(() => null);
     // Made now, so it can be bound in before the session's first call writes there.
     const results = files.sessionResultsDir(sessionId);
     makeOwnerOnlyDir(results);
+    return { ...base, writable: [results], sockets: socketDir ? [socketDir] : [] };
+  }
+
+  /**
+   * The spec for what runs for a project outside any session (checking the Python its kernels would use):
+   * the project writable and nothing of a session's. Null when its sandbox is off.
+   */
+  forProject(projectId: string): SandboxSpec | null {
+    const { store, dataDir, binDir } = this.options;
+    const project = store.projects.get(projectId);
+    if (project?.sandbox !== 'on') return null;
     return {
       projectRoot: resolveProjectRoot(project.path),
-      writable: [results],
+      writable: [],
       hidden: [realpath(dataDir)],
       readable: [binDir, pythonClientDir()],
-      sockets: socketDir ? [socketDir] : [],
+      sockets: [],
       network: project.sandbox_network !== 'off',
       bwrap: this.bwrap,
     };

@@ -253,6 +253,21 @@ export class ToolCallRunner {
             meta: {},
           };
         }
+        // A deny rule saved while the call waited still refuses it: an approval answers the question asked.
+        const now = await decideCall(
+          store,
+          {
+            sessionId: request.sessionId,
+            projectRoot: request.projectRoot,
+            mode: request.approvalMode(),
+            tool,
+            input: plan.input,
+          },
+          null,
+        );
+        if (now.decision === 'deny') {
+          return { status: 'denied', isError: true, content: now.content, exitCode: null, meta: {} };
+        }
         store.toolCalls.setStatus(callId, 'running');
         files.writeStatus(store.toolCalls.get(callId)!);
         store.events.append(request.sessionId, {
