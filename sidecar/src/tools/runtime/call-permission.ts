@@ -1,7 +1,8 @@
-import type { ApprovalInfo, ApprovalMode } from '../../protocol';
+import type { ApprovalInfo } from '../../protocol';
 import type { Store } from '../../store/store';
 import { decidePermission } from '../permissions/permission-policy';
 import type { Tool } from '../tool';
+import type { CallRequest } from './call-request';
 
 /** What happens to a call before it runs: it runs, the user is asked first (and why), or it is refused. */
 export type CallPermission =
@@ -17,9 +18,18 @@ export type CallPermission =
  */
 export async function decideCall(
   store: Store,
-  call: { sessionId: string; projectRoot: string | null; mode: ApprovalMode; tool: Tool; input: unknown },
+  request: Pick<CallRequest, 'sessionId' | 'projectRoot' | 'approvalMode'>,
+  tool: Tool,
+  input: unknown,
   privileged: string | null,
 ): Promise<CallPermission> {
+  const call = {
+    sessionId: request.sessionId,
+    projectRoot: request.projectRoot,
+    mode: request.approvalMode(),
+    tool,
+    input,
+  };
   let verdict: Awaited<ReturnType<typeof decidePermission>>;
   try {
     const projectId = store.sessions.get(call.sessionId)?.project_id ?? null;

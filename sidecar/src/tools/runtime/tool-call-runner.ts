@@ -46,19 +46,7 @@ export class ToolCallRunner {
     const privileged = usable ? (tool.privileged?.(plan.input) ?? null) : null;
     // Decided one after another, so calls started together are recorded in the order they were made.
     const deciding = this.decided.then(() =>
-      usable
-        ? decideCall(
-            store,
-            {
-              sessionId: request.sessionId,
-              projectRoot: request.projectRoot,
-              mode: request.approvalMode(),
-              tool,
-              input: plan.input,
-            },
-            privileged,
-          )
-        : null,
+      usable ? decideCall(store, request, tool, plan.input, privileged) : null,
     );
     this.decided = deciding.then(
       () => undefined,
@@ -254,17 +242,7 @@ export class ToolCallRunner {
           };
         }
         // A deny rule saved while the call waited still refuses it: an approval answers the question asked.
-        const now = await decideCall(
-          store,
-          {
-            sessionId: request.sessionId,
-            projectRoot: request.projectRoot,
-            mode: request.approvalMode(),
-            tool,
-            input: plan.input,
-          },
-          null,
-        );
+        const now = await decideCall(store, request, tool, plan.input, null);
         if (now.decision === 'deny') {
           return { status: 'denied', isError: true, content: now.content, exitCode: null, meta: {} };
         }
