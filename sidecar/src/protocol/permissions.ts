@@ -49,21 +49,20 @@ export type PermissionRule = z.infer<typeof PermissionRule>;
 export const PermissionRuleList = z.object({ rules: z.array(PermissionRule) });
 export type PermissionRuleList = z.infer<typeof PermissionRuleList>;
 
+/** A project or session id in a request; absent or null: none. */
+const optionalId = z
+  .string()
+  .min(1)
+  .nullish()
+  .transform((v) => v ?? null);
+
 /** Without `project_id` (and `session_id`) the rule is global. */
 export const CreatePermissionRuleRequest = z.strictObject({
   tool: ruleTool,
   pattern: rulePattern.optional().transform((v) => v ?? null),
   action: PermissionAction,
-  project_id: z
-    .string()
-    .min(1)
-    .nullish()
-    .transform((v) => v ?? null),
-  session_id: z
-    .string()
-    .min(1)
-    .nullish()
-    .transform((v) => v ?? null),
+  project_id: optionalId,
+  session_id: optionalId,
 });
 export type CreatePermissionRuleRequest = z.infer<typeof CreatePermissionRuleRequest>;
 
@@ -95,16 +94,8 @@ export type ListPermissionRulesQuery = z.infer<typeof ListPermissionRulesQuery>;
 export const TestPermissionRequest = z.strictObject({
   tool: ruleTool,
   input: z.unknown(),
-  project_id: z
-    .string()
-    .min(1)
-    .nullish()
-    .transform((v) => v ?? null),
-  session_id: z
-    .string()
-    .min(1)
-    .nullish()
-    .transform((v) => v ?? null),
+  project_id: optionalId,
+  session_id: optionalId,
   /** The mode that decides when no rule does; default the session's, else `ask`. */
   approval: ApprovalMode.optional(),
 });
