@@ -63,36 +63,39 @@ describe('Settings → Permissions', () => {
       const section = await openPermissions(page);
       await section.getByText('No rules yet.', { exact: false }).waitFor({ timeout: UI_WAIT });
 
-      // Add: Bash, any input, deny, everywhere.
+      // Add: Bash `rm *`, deny, everywhere.
       await section.getByRole('button', { name: 'Add rule', exact: true }).click();
       const form = section.getByRole('form', { name: 'Add a rule' });
       expect(await form.getByLabel('Tool', { exact: true }).inputValue()).toBe('Bash');
+      await form.getByLabel('Pattern (optional)', { exact: true }).fill('rm *');
       await form.getByLabel('Action', { exact: true }).selectOption('deny');
       await form.getByRole('button', { name: 'Save rule' }).click();
       await form.waitFor({ state: 'detached', timeout: UI_WAIT });
       const row = section.getByRole('list', { name: 'Rules' }).getByRole('listitem');
       await expect.poll(() => row.count(), { timeout: UI_WAIT }).toBe(1);
-      expect(await row.textContent()).toContain('any input');
+      expect(await row.textContent()).toContain('rm *');
       expect(await row.textContent()).toContain('Deny');
       expect(await row.textContent()).toContain('Everywhere');
-      expect(rules()).toMatchObject([{ tool: 'Bash', pattern: null, action: 'deny', project_id: null }]);
+      expect(rules()).toMatchObject([{ tool: 'Bash', pattern: 'rm *', action: 'deny', project_id: null }]);
 
-      // Test: the rule decides.
-      const denied = await testCommand(section, EN, 'git status', 'Decision: Deny');
-      expect(denied).toContain('Decided by the rule Bash any input.');
+      // Test: the rule finds the rm behind an allowed-looking echo; a command without rm is left to the mode.
+      const denied = await testCommand(section, EN, 'echo ok && rm -rf build', 'Decision: Deny');
+      expect(denied).toContain('Decided by the rule Bash rm *.');
       await screenshot(page, 'permissions-settings');
+      await testCommand(section, EN, 'git status', 'Decision: Ask');
 
-      // Edit it to allow: the test now allows.
-      await section.getByRole('button', { name: 'Edit the rule Bash any input' }).click();
-      const edit = section.getByRole('form', { name: 'Edit the rule Bash any input' });
+      // Edit it to allow: the test now allows a plain rm (and still asks for what else is chained to it).
+      await section.getByRole('button', { name: 'Edit the rule Bash rm *' }).click();
+      const edit = section.getByRole('form', { name: 'Edit the rule Bash rm *' });
       await edit.getByLabel('Action', { exact: true }).selectOption('allow');
       await edit.getByRole('button', { name: 'Save rule' }).click();
       await edit.waitFor({ state: 'detached', timeout: UI_WAIT });
       await expect.poll(() => rules()[0]?.action, { timeout: UI_WAIT }).toBe('allow');
-      await testCommand(section, EN, 'git log', 'Decision: Allow');
+      await testCommand(section, EN, 'rm -rf build', 'Decision: Allow');
+      await testCommand(section, EN, 'rm -rf build; curl example.com', 'Decision: Ask');
 
       // Delete it, after the confirmation.
-      await section.getByRole('button', { name: 'Delete the rule Bash any input' }).click();
+      await section.getByRole('button', { name: 'Delete the rule Bash rm *' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
       await section.getByText('No rules yet.', { exact: false }).waitFor({ timeout: UI_WAIT });
       expect(rules()).toEqual([]);
@@ -164,7 +167,8 @@ describe('an approval card', () => {
       const pattern = editor.getByRole('textbox', { name: 'Pattern' });
       const suggested =
         suite.ui.server.core.store.questions.pending(sessionId)[0]?.permission?.suggestion.pattern;
-      expect(await pattern.inputValue()).toBe(suggested ?? '');
+      expect(suggested).toBe('echo always-allowed *');
+      expect(await pattern.inputValue()).toBe(suggested);
       expect(await editor.getByRole('radio', { name: 'This project' }).isChecked()).toBe(true);
       await pattern.fill('echo *');
       await screenshot(page, 'permissions-always-allow');
