@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` in plain strings is shell text, the data under test.
 import { afterAll, describe, expect, it } from 'vitest';
 import { allowEcho, bash, denyPush, denyRm, echoButNoRm, type Row } from './decision-rules';
 import { decide, makePolicyProject, rule } from './policy-fixture';
