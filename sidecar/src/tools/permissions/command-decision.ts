@@ -1,4 +1,5 @@
 import type { PermissionDecision, PermissionRule, RuleSuggestion } from '../../protocol';
+import { isCommandRunner } from './code-runners';
 import {
   type CommandPattern,
   matchCommandPattern,
@@ -40,8 +41,11 @@ export async function decideCommand(
     return 'problem' in pattern ? [] : [{ rule, pattern }];
   });
   const of = (action: PermissionRule['action']) => parsed.filter((r) => r.rule.action === action);
+  // An allow counts on the forms up to a wrapper that changes privileges (`sudo npm test` needs `sudo …`).
   const allowedBy = (command: SimpleCommand) =>
-    of('allow').find((r) => command.forms.some((form) => matches(r, form) === 'match'))?.rule ?? null;
+    of('allow').find((r) =>
+      command.forms.slice(0, command.allowForms).some((form) => matches(r, form) === 'match'),
+    )?.rule ?? null;
   const notAllowed = analysis.commands.filter((c) => !c.codeOnly && allowedBy(c) === null);
   const suggestion = suggest(query.tool, notAllowed, analysis.commands);
   const decide = (
@@ -138,15 +142,28 @@ function patternText(rule: PermissionRule | null): string {
   return rule?.pattern == null ? 'every command' : `\`${rule.pattern}\``;
 }
 
-/** "Always allow" proposes the first command no rule allows yet (else the first command). */
+/**
+ * "Always allow" proposes the first command no rule allows yet (else the first command), from the form
+ * an allow would have to match (`sudo npm test` → `sudo npm test *`), else the innermost command
+ * (`timeout 60 npm test` → `npm test *`); never a bare wrapper (`timeout *`, `sudo *`), which would
+ * allow every command.
+ */
 function suggest(
   tool: string,
   notAllowed: readonly SimpleCommand[],
   all: readonly SimpleCommand[],
 ): RuleSuggestion {
   for (const command of [...notAllowed, ...all.filter((c) => !c.codeOnly)]) {
-    const pattern = suggestCommandPattern(command.forms[0] ?? []);
-    if (pattern !== null) return { tool, pattern };
+    for (const form of [command.forms[command.allowForms - 1], command.forms.at(-1)]) {
+      const pattern = suggestCommandPattern(form ?? []);
+      if (pattern !== null && !isBareWrapper(pattern)) return { tool, pattern };
+    }
   }
   return { tool, pattern: null };
+}
+
+/** `timeout *`, `env *`: a pattern that names only a program running other commands. */
+function isBareWrapper(pattern: string): boolean {
+  const words = pattern.split(' ');
+  return words.length === 2 && isCommandRunner(words[0] as string);
 }

@@ -4,6 +4,7 @@ import { projectRelativePaths } from './call-paths';
 import { modeDecision } from './mode-decision';
 import { matchesPath, mayMatchBelow, parsePathPattern, pathPatternProblem } from './path-pattern';
 import type { PermissionQuery } from './permission-policy';
+import { inGitFolder } from './redirect-targets';
 import { suggestPathPattern } from './rule-suggestion';
 
 /** The file tools whose rules take a path pattern, and whether their path names a folder to search. */
@@ -16,6 +17,9 @@ export const PATH_TOOLS: ReadonlyMap<string, { searchesFolder: boolean }> = new 
 ]);
 
 type PathMatch = 'match' | 'below' | 'none';
+
+/** The tools that change files, which must not change git's own folder unasked. */
+const GIT_EDITING_TOOLS = new Set(['Write', 'Edit']);
 
 /**
  * The verdict on a file tool's call: its path, made relative to the project, against the rules' path
@@ -35,10 +39,13 @@ export async function decidePath(
   };
   const shown = requested ?? '(no path)';
   const ignoreCase = isCaseInsensitivePlatform();
+  // Git runs what its configuration and hooks name: an edit there is never a plain file edit.
+  const editsGit = GIT_EDITING_TOOLS.has(query.tool) && (relatives ?? []).some(inGitFolder);
 
   const matchOf = (rule: PermissionRule): PathMatch => {
     if (rule.pattern === null) return 'match';
     if (relatives === null || pathPatternProblem(rule.pattern) !== null) return 'none';
+    if (editsGit && rule.action === 'allow' && !inGitFolder(rule.pattern)) return 'none';
     const pattern = parsePathPattern(rule.pattern, ignoreCase);
     // Allowing needs every form of the path (as written, links followed) to match; denying and asking one.
     const hit =
@@ -74,6 +81,14 @@ export async function decidePath(
   }
   const allowed = first('allow', 'match');
   if (allowed) return decide('allow', allowed, `Rule ${allowed.id} allows ${patternText(allowed)}: ${shown}`);
+  if (editsGit && query.mode === 'auto_edits') {
+    return {
+      decision: 'ask',
+      rule_id: null,
+      reason: `${shown} is inside a .git folder, whose configuration and hooks make git run commands; auto_edits asks before changing it.`,
+      suggestion,
+    };
+  }
   return modeDecision(query, suggestion, null);
 }
 

@@ -1,7 +1,16 @@
 import type { Node } from 'web-tree-sitter';
-import { codeRunBy } from './code-runners';
-import { commandForms, findExecCommands, formProgram } from './command-wrappers';
-import { type RedirectTarget, unvouchedRedirects } from './redirect-targets';
+import { codeRunsBy } from './code-runners';
+import {
+  changesPrivileges,
+  commandForms,
+  findExecCommands,
+  formProgram,
+  wrapperAssignments,
+} from './command-wrappers';
+import { clip, hiddenEvaluation } from './hidden-evaluation';
+import { joinLineContinuations } from './line-continuations';
+import { changesPrograms, formProblem } from './program-checks';
+import { LINK_MAKERS, type RedirectTarget, unvouchedRedirects } from './redirect-targets';
 import type { BashParser } from './shell-parser';
 import { literalWord, type ShellWord, shellWord } from './shell-words';
 
@@ -16,6 +25,12 @@ export interface SimpleCommand {
    * so it needs no allow rule itself; deny and ask rules still apply to it.
    */
   codeOnly: boolean;
+  /**
+   * How many of `forms`, from the outermost, an allow rule may match: up to the first wrapper that
+   * changes privileges or the environment (`sudo`, `env A=1`), so `npm test *` does not allow
+   * `sudo npm test`. All of them when there is no such wrapper.
+   */
+  allowForms: number;
 }
 
 /** A part of a command line that cannot be vouched for by reading it (it asks in every mode but auto). */
@@ -33,23 +48,6 @@ export interface ShellAnalysis {
 /** How deep shell code inside shell code (`bash -c "eval 'sh -c …'"`) is read before it asks instead. */
 const MAX_CODE_DEPTH = 8;
 
-/** Variables that change which program a name runs or what a shell runs on its own. */
-const PROGRAM_CHANGING_VARIABLES = new Set([
-  'PATH',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
-  'BASH_ENV',
-  'ENV',
-  'IFS',
-  'PROMPT_COMMAND',
-  'SHELLOPTS',
-  'BASHOPTS',
-  'PS4',
-]);
-
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
 
 /**
@@ -64,9 +62,31 @@ export async function analyseShellCommand(
 ): Promise<ShellAnalysis> {
   const reader = new ShellReader(parser);
   reader.readCode(command, 0, command);
+  // Read as bash joins its line continuations too: rules are checked on both readings.
+  const joined = joinLineContinuations(parser, command);
+  if (joined.text !== command) reader.readCode(joined.text, 0, joined.text);
   const unvouched = [...reader.unvouched];
-  unvouched.push(...(await unvouchedRedirects(reader.redirects, projectRoot, reader.changesDirectory)));
-  return { commands: reader.commands, unvouched };
+  if (joined.problem !== null) unvouched.push({ text: command, reason: joined.problem });
+  const makesLinks = reader.commands.some((c) =>
+    c.forms.some((form) => LINK_MAKERS.has(formProgram(form) ?? '')),
+  );
+  const context = { changesDirectory: reader.changesDirectory, makesLinks };
+  unvouched.push(...(await unvouchedRedirects(reader.redirects, projectRoot, context)));
+  return { commands: uniqueCommands(reader.commands), unvouched };
+}
+
+/** The commands read twice (as written and with lines joined) once each. */
+function uniqueCommands(commands: readonly SimpleCommand[]): SimpleCommand[] {
+  const seen = new Set<string>();
+  return commands.filter((command) => {
+    const key = JSON.stringify([
+      command.codeOnly,
+      command.forms.map((f) => f.map((w) => [w.value, w.split])),
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Analyses a command given as words (Exec's program and arguments), with no shell in between. */
@@ -106,11 +126,14 @@ class ShellReader {
     } else if (node.isError) {
       this.unvouch(node.text, `\`${clip(node.text)}\` could not be parsed, so what it runs cannot be known.`);
     }
+    const hidden = hiddenEvaluation(node);
+    if (hidden !== null) this.unvouch(node.text, hidden);
     switch (node.type) {
       case 'command':
         this.readCommand(node, depth);
         return;
       case 'declaration_command':
+      case 'unset_command':
         this.readDeclaration(node, depth);
         return;
       case 'variable_assignment':
@@ -138,7 +161,7 @@ class ShellReader {
     if (words.length > 0) this.addCommand(words, node.text, depth);
   }
 
-  /** `export A=$(…)`, `local b`, `declare -x c`: a command named by its keyword; values are read. */
+  /** `export A=$(…)`, `local b`, `declare -x c`, `unset d`: a command named by its keyword; values are read. */
   private readDeclaration(node: Node, depth: number): void {
     const keyword = node.firstChild?.type ?? 'declare';
     const words: ShellWord[] = [literalWord(keyword)];
@@ -160,9 +183,12 @@ class ShellReader {
   }
 
   private checkAssignedName(node: Node): void {
-    const name = node.childForFieldName('name')?.text ?? '';
-    if (PROGRAM_CHANGING_VARIABLES.has(name)) {
-      this.unvouch(node.text, `\`${clip(node.text)}\` changes ${name}, which changes what commands run.`);
+    this.checkName(node.childForFieldName('name')?.text ?? '', node.text);
+  }
+
+  private checkName(name: string, text: string): void {
+    if (changesPrograms(name)) {
+      this.unvouch(text, `\`${clip(text)}\` changes ${name}, which changes what commands run.`);
     }
   }
 
@@ -182,24 +208,32 @@ class ShellReader {
     const forms = commandForms(words).map(withUnknownGlobName);
     let codeOnly = false;
     let unknownNameSeen = false;
-    for (const form of forms) {
+    let allowForms = forms.length;
+    forms.forEach((form, index) => {
       const program = formProgram(form);
       if (program === null && !unknownNameSeen) {
         unknownNameSeen = true;
         this.unvouch(text, `\`${clip(text)}\` runs a program whose name is only known when it runs.`);
       }
       if (program !== null && DIRECTORY_CHANGERS.has(program)) this.changesDirectory = true;
-      const run = codeRunBy(form);
-      if (run?.kind === 'unseen') this.unvouch(text, run.reason);
-      if (run?.kind === 'code') {
-        codeOnly = true;
-        this.readCode(run.code, depth + 1, text);
+      if (changesPrivileges(form) && allowForms === forms.length) allowForms = index + 1;
+      // Code run under a wrapper that changes privileges needs an allow of its own (`sudo bash -c …`).
+      const privileged = allowForms < forms.length || changesPrivileges(form);
+      for (const name of wrapperAssignments(form)) this.checkName(name, text);
+      const problem = formProblem(form);
+      if (problem !== null) this.unvouch(text, problem);
+      for (const run of codeRunsBy(form)) {
+        if (run.kind === 'unseen') this.unvouch(text, run.reason);
+        else {
+          codeOnly ||= !privileged;
+          this.readCode(run.code, depth + 1, text);
+        }
       }
       for (const inner of findExecCommands(form)) {
         this.addCommand(inner, inner.map((w) => w.text).join(' '), depth);
       }
-    }
-    this.commands.push({ text, forms, codeOnly });
+    });
+    this.commands.push({ text, forms, codeOnly, allowForms });
   }
 
   private unvouch(text: string, reason: string): void {
@@ -220,6 +254,7 @@ function assignmentWord(node: Node): ShellWord {
     split: false,
     globbed: false,
     text: node.text,
+    assignedName: name,
   };
 }
 
@@ -228,9 +263,4 @@ function withUnknownGlobName(form: ShellWord[]): ShellWord[] {
   const first = form[0];
   if (first === undefined || !first.globbed) return form;
   return [{ ...first, value: null }, ...form.slice(1)];
-}
-
-function clip(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}…` : oneLine;
 }

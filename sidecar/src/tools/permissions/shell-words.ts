@@ -12,6 +12,8 @@ export interface ShellWord {
   globbed: boolean;
   /** The word as written. */
   text: string;
+  /** For `NAME=VALUE` given to a declaration (`export A=1`): the name as written (`A`, `a[i]`). */
+  assignedName?: string;
 }
 
 export function literalWord(value: string): ShellWord {
@@ -90,7 +92,7 @@ function quotedValue(part: Node): string | null | undefined {
   }
 }
 
-function unescapeUnquoted(raw: string): string {
+export function unescapeUnquoted(raw: string): string {
   return raw.replace(/\\([\s\S])/g, (_, c: string) => (c === '\n' ? '' : c));
 }
 
@@ -111,7 +113,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 /** `$'…'`'s escapes, as bash decodes them (so `$'\x72m'` is read as `rm`). */
-function decodeAnsiC(inner: string): string {
+export function decodeAnsiC(inner: string): string {
   return inner.replace(
     /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c[\s\S]|[\s\S])/g,
     (whole, esc: string) => {
@@ -124,4 +126,27 @@ function decodeAnsiC(inner: string): string {
       return SIMPLE_ESCAPES[esc] ?? whole;
     },
   );
+}
+
+/**
+ * The literal text a word carries once quotes and escapes are removed, with every expansion left out
+ * (`'a['"\\$("'x)]'` → `a[$(x)]`): what a variable may hold if the word is assigned or stored.
+ */
+export function literalText(node: Node): string {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      return unescapeUnquoted(node.text);
+    case 'raw_string':
+      return node.text.slice(1, -1);
+    case 'ansi_c_string':
+      return decodeAnsiC(node.text.slice(2, -1));
+    case 'string_content':
+      return node.text.replace(/\\([$`"\\\n])/g, '$1');
+    case 'string':
+    case 'concatenation':
+      return node.children.map(literalText).join('');
+    default:
+      return '';
+  }
 }

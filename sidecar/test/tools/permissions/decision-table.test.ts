@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileAndToolRows } from './file-and-tool-rows';
+import { hiddenCodeRows } from './hidden-code-rows';
 import { decide, makePolicyProject } from './policy-fixture';
 import { shellStructureRows } from './shell-structure-rows';
 import { shellWordRows } from './shell-word-rows';
+import { wrapperRows } from './wrapper-rows';
 
 // One real project folder for every row; the parser is loaded once, on the first row.
 const project = makePolicyProject();
@@ -13,6 +15,8 @@ describe('decidePermission: the decision table', () => {
     ...shellStructureRows,
     ...shellWordRows(project.root),
     ...fileAndToolRows(project.root, project.outside),
+    ...hiddenCodeRows,
+    ...wrapperRows(project.root),
   ];
 
   it('has at least 80 cases', () => {

@@ -15,6 +15,13 @@ describe('the suggested rule ("always allow")', () => {
     ['docker compose up web extra', 'docker compose up *'],
     ['python3 scripts/x.py', 'python3 *'],
     ['FOO=1 make build', 'make build *'],
+    // Review 14 (M3): a wrapped command is proposed by what it runs, never as a bare wrapper.
+    ['timeout 60 npm test', 'npm test *'],
+    ['env CI=1 npm test', 'npm test *'],
+    ['nice -n 5 nohup cargo build', 'cargo build *'],
+    ['sudo npm test', 'sudo npm test *'],
+    ['sudo -u x make', 'make *'],
+    ['git -c x=y status', 'git *'],
   ])('Bash `%s` → `%s`', async (command, pattern) => {
     const decision = await decide('Bash', { command }, 'ask', [], project.root);
     expect(decision.suggestion).toEqual({ tool: 'Bash', pattern });
@@ -65,6 +72,14 @@ describe('the suggested rule ("always allow")', () => {
     const decision = await decide(tool, input, 'ask', [], project.root);
     expect(decision.suggestion).toEqual({ tool, pattern });
   });
+
+  it.each(['nohup', 'echo x | xargs', 'timeout 5'])(
+    'never proposes a bare wrapper: `%s`',
+    async (command) => {
+      const { suggestion } = await decide('Bash', { command }, 'ask', [], project.root);
+      expect(suggestion.pattern ?? '').not.toMatch(/^(nohup|xargs|timeout) \*$/);
+    },
+  );
 
   it('a tool without patterns is proposed whole', async () => {
     const decision = await decide('mcp__github__create_issue', {}, 'ask', [], project.root);
