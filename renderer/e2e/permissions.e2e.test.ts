@@ -1,5 +1,7 @@
 // Permissions in a browser against a real sidecar: Settings → Permissions (add, list, test, edit, delete, in
 // English and in Chinese), and an approval card whose "Always allow…" saves an edited rule.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../../sidecar/src/protocol';
@@ -188,6 +190,61 @@ describe('an approval card', () => {
       expect(listed.rules).toMatchObject([
         { tool: 'Bash', pattern: 'echo *', action: 'allow', project_id: projectId, session_id: null },
       ]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'in Chinese: "Always deny…" saves a deny rule, and the next such call is refused without asking',
+    async () => {
+      const title = '权限 审批';
+      const { projectId, sessionId } = createSession(suite.ui, title);
+      suite.ui.server.core.store.sessions.update(sessionId, { approval: 'ask' });
+      const page = await suite.openPage({ locale: 'zh-CN' });
+      const nav = page.getByRole('navigation', { name: '项目' });
+      await nav.waitFor({ timeout: UI_WAIT });
+      await nav.getByRole('button', { name: title, exact: true }).click();
+      await page.getByRole('region', { name: title }).waitFor({ timeout: UI_WAIT });
+
+      suite.ui.replies.enqueue(
+        { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'touch never-made.txt' } }] },
+        { content: [{ type: 'text', text: '没有运行。' }] },
+      );
+      const composer = page.getByLabel('消息');
+      await composer.fill('创建文件');
+      await composer.press('Enter');
+
+      const card = page.getByRole('region', { name: '允许运行 Bash 吗？' });
+      await card.waitFor({ timeout: UI_WAIT });
+      expect(await card.locator('.approval-reason').textContent()).toMatch(/^询问原因：\S/);
+      await card.getByRole('button', { name: '始终拒绝…' }).click();
+      const editor = card.getByRole('form', { name: '始终拒绝 Bash' });
+      const pattern = editor.getByRole('textbox', { name: '匹配模式' });
+      expect(await pattern.inputValue()).toBe('touch *');
+      await screenshot(page, 'permissions-always-deny-zh-CN');
+      await editor.getByRole('button', { name: '保存并拒绝' }).click();
+      await expect
+        .poll(() => card.getByRole('status').textContent(), { timeout: UI_WAIT })
+        .toContain('已保存为本项目的规则。');
+      await page.getByText('没有运行。').waitFor({ timeout: UI_WAIT });
+      expect(rules()).toMatchObject([
+        { tool: 'Bash', pattern: 'touch *', action: 'deny', project_id: projectId, session_id: null },
+      ]);
+
+      // The rule refuses the next touch at once: no card, and the file is never made.
+      suite.ui.replies.enqueue(
+        { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'touch never-made.txt' } }] },
+        { content: [{ type: 'text', text: '被规则拒绝。' }] },
+      );
+      await composer.fill('再试一次');
+      await composer.press('Enter');
+      await page.getByText('被规则拒绝。').waitFor({ timeout: UI_WAIT });
+      expect(await page.getByRole('region', { name: '允许运行 Bash 吗？' }).count()).toBe(1);
+      expect(fs.existsSync(path.join(suite.ui.projectDir, 'never-made.txt'))).toBe(false);
+      const { store } = suite.ui.server.core;
+      const turnIds = store.turns.page(sessionId, 10).turns.map((t) => t.id);
+      const calls = [...store.toolCalls.forTurns(turnIds).values()].flat();
+      expect(calls.map((c) => c.status).sort()).toEqual(['denied', 'denied']);
     },
     TEST_TIMEOUT,
   );

@@ -88,7 +88,13 @@ export function RememberRuleEditor(props: {
         </label>
       </fieldset>
       <div className="question-card-actions">
-        <button type="submit" className="conv-button conv-button--primary" disabled={props.busy}>
+        <button
+          type="submit"
+          className={
+            props.answer === 'allow' ? 'conv-button conv-button--primary' : 'conv-button danger-button'
+          }
+          disabled={props.busy}
+        >
           {props.answer === 'allow' ? t('question.approval.saveAllow') : t('question.approval.saveDeny')}
         </button>
         <button type="button" className="conv-button" disabled={props.busy} onClick={props.onCancel}>
