@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { APP_ROOT } from '../config/app-paths';
 import { CairnError } from '../errors';
 import { macosSandboxProfile } from './sandbox-profile-macos';
 
@@ -89,6 +90,11 @@ export function sandboxCommand(
   return { file: spec.bwrap, args: [...bwrapArgs(spec, cwd), '--', file, ...args], leaderIsMonitor: true };
 }
 
+/** Where Cairn's own files are: the resources folder of the packaged app, else the source tree. */
+function cairnFilesDir(): string {
+  return APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : APP_ROOT;
+}
+
 /** Folders of the host's sockets, covered by empty ones inside the sandbox. */
 const HOST_SOCKET_DIRS = ['/run/user', '/run/dbus'];
 /** Single sockets elsewhere in /run, each covered by /dev/null (connecting to it is refused). */
@@ -107,16 +113,21 @@ export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   for (const socket of HOST_SOCKETS) if (exists(socket)) args.push('--ro-bind', '/dev/null', socket);
   args.push('--bind', spec.projectRoot, spec.projectRoot);
   for (const dir of spec.hidden) args.push('--tmpfs', dir);
-  // Bound again after the covers: inside a hidden folder (or /tmp) they would be gone otherwise.
+  // Bound again after the covers: inside a hidden folder (or /tmp) they would be gone otherwise. Cairn's own
+  // files (the kernel driver, the tool runtime's clients and workers) are read wherever Cairn is installed.
   const covered = [...spec.hidden, '/tmp'];
   const under = (dir: string) => covered.some((c) => inside(dir, c));
-  if (spec.hidden.some((h) => inside(spec.projectRoot, h))) {
-    args.push('--bind', spec.projectRoot, spec.projectRoot);
-  }
   // A readable folder inside a writable one is reachable already (a read-only bind would take the writes away).
   const writable = [spec.projectRoot, ...spec.writable];
-  for (const dir of spec.readable) {
-    if (under(dir) && !writable.some((w) => inside(dir, w)) && exists(dir)) args.push('--ro-bind', dir, dir);
+  const rebound = [...spec.readable, cairnFilesDir()].filter(
+    (dir) => under(dir) && !writable.some((w) => inside(dir, w)) && exists(dir),
+  );
+  for (const dir of rebound) args.push('--ro-bind', dir, dir);
+  // What a folder bound again holds of the hidden ones stays hidden, and the project stays writable.
+  for (const dir of spec.hidden)
+    if (rebound.some((r) => inside(dir, r) && dir !== r)) args.push('--tmpfs', dir);
+  if ([...spec.hidden, ...rebound].some((h) => inside(spec.projectRoot, h))) {
+    args.push('--bind', spec.projectRoot, spec.projectRoot);
   }
   for (const dir of spec.writable) if (exists(dir)) args.push('--bind', dir, dir);
   // Read-only: connecting to a socket needs no write access, and the folder's socket cannot be replaced.
