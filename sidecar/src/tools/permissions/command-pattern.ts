@@ -1,4 +1,5 @@
 import { programBaseName } from './command-wrappers';
+import { escapeRegExp } from './glob-source';
 import type { ShellWord } from './shell-words';
 
 /**
@@ -96,10 +97,6 @@ function shellOperatorAt(text: string, i: number): string | null {
   if (c === '&' && text[i + 1] === '&') return '&&';
   if (c === '|' && text[i + 1] === '|') return '||';
   return ';|&`<>()'.includes(c) ? c : null;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**

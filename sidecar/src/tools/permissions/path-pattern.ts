@@ -1,3 +1,5 @@
+import { globSource } from './glob-source';
+
 /**
  * A rule's path pattern for the file tools: a glob relative to the project, `/`-separated. `*` and `?`
  * stay within one folder name, `**` spans any number of folders (`src/**` is src and all below it).
@@ -47,14 +49,9 @@ export function parsePathPattern(pattern: string, ignoreCase: boolean): PathPatt
   };
 }
 
+/** One folder name's glob: `*` and `?` stay within it. */
 function segmentSource(part: string): string {
-  let source = '';
-  for (const c of part) {
-    if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else source += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  }
-  return source;
+  return globSource(part, { any: '[^/]*', one: '[^/]' });
 }
 
 /** Whether the project-relative path (`.` for the project folder) matches. */
