@@ -66,30 +66,32 @@ export class PermissionRuleService {
   }
 
   /**
-   * The rule an approval's "always" or "for this session" saves: the card's suggestion, or the user's
-   * edited pattern, in the scope chosen.
+   * The rule an approval's "always" or "for this session" would save: the card's suggestion, or the user's
+   * edited pattern, in the scope chosen. Checked whole (scope and pattern) and not yet saved, so the answer
+   * can be refused with nothing changed.
    */
-  remember(
+  rememberedRule(
     sessionId: string,
     scope: RememberScope,
     action: Extract<PermissionAction, 'allow' | 'deny'>,
     suggestion: RuleSuggestion,
     pattern: string | null | undefined,
-  ): PermissionRule {
+  ): CreatePermissionRuleRequest {
     const session = this.session(sessionId);
     if (scope === 'project' && session.project_id === null)
       throw badRequest('This session has no project: remember the rule for the session or globally.');
-    return this.create({
+    const rule: CreatePermissionRuleRequest = {
       tool: suggestion.tool,
       pattern: pattern === undefined ? suggestion.pattern : pattern,
       action,
       project_id: scope === 'global' ? null : session.project_id,
       session_id: scope === 'session' ? session.id : null,
-    });
+    };
+    this.checkPattern(rule.tool, rule.pattern);
+    return rule;
   }
 
-  /** Checks a rule's pattern without saving anything (an answer checks before it is recorded). */
-  checkPattern(tool: string, pattern: string | null): void {
+  private checkPattern(tool: string, pattern: string | null): void {
     const problem = patternProblem(tool, pattern);
     if (problem !== null) throw badRequest(problem);
   }

@@ -1,5 +1,5 @@
 import type { AgentRuntime } from '../../agent/agent-runtime';
-import { badRequest, CairnError, notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import type { AnswerQuestionRequest, Question } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { PermissionRuleService } from '../permissions/permission-rule-service';
@@ -31,24 +31,17 @@ export class QuestionService {
       throw badRequest('remember is for approvals: a question has no rule to save.');
     if (request.answer !== 'allow' && request.answer !== 'deny')
       throw badRequest('An approval is answered "allow" or "deny".');
-    if (question.status !== 'pending')
-      throw new CairnError(
-        'conflict',
-        `Question ${questionId} is already ${question.status}; it takes no answer now.`,
-      );
     const suggestion = question.permission?.suggestion ?? { tool: question.tool.name, pattern: null };
-    const pattern = request.pattern === undefined ? suggestion.pattern : request.pattern;
-    this.deps.permissions.checkPattern(suggestion.tool, pattern);
-    if (request.remember === 'project' && !this.deps.store.sessions.get(question.session_id)?.project_id)
-      throw badRequest('This session has no project: remember the rule for the session or globally.');
-    const answered = this.deps.runtime.answerQuestion(questionId, request.answer);
-    this.deps.permissions.remember(
+    const rule = this.deps.permissions.rememberedRule(
       question.session_id,
       request.remember,
       request.answer,
       suggestion,
-      pattern,
+      request.pattern,
     );
+    // The answer first (it refuses a question that is no longer pending), then the rule it asked to keep.
+    const answered = this.deps.runtime.answerQuestion(questionId, request.answer);
+    this.deps.permissions.create(rule);
     return answered;
   }
 }
