@@ -128,7 +128,7 @@ describe('the Python kernel driver', () => {
     expect(driver?.filter).toEqual(['cairn_kernel.py']);
     expect(fs.existsSync(path.join(ROOT, 'sidecar/src/kernels/driver/cairn_kernel.py'))).toBe(true);
     const lookup = fs.readFileSync(path.join(ROOT, 'sidecar/src/kernels/driver-path.ts'), 'utf8');
-    expect(lookup).toContain("path.join(resources, 'kernel', 'cairn_kernel.py')");
+    expect(lookup).toContain("packagedResource('kernel', 'cairn_kernel.py')");
   });
 });
 
@@ -148,7 +148,27 @@ describe("the tool runtime's assets: the workers of loaded tools and the Python 
       expect(fs.existsSync(path.join(ROOT, 'sidecar/src/tools/runtime/assets', file)), file).toBe(true);
     }
     const lookup = fs.readFileSync(path.join(ROOT, 'sidecar/src/tools/runtime/runtime-assets.ts'), 'utf8');
-    expect(lookup).toContain("path.join(resources, 'tool-runtime')");
+    expect(lookup).toContain("packagedResource('tool-runtime')");
+  });
+});
+
+describe('the bash grammar that permission rules read commands with', () => {
+  it('ships its two .wasm files as resources (<resources>/shell-grammar); its JavaScript is bundled', () => {
+    const sets = (config.extraResources ?? []) as { from?: string; to?: string; filter?: string[] }[];
+    const grammar = sets.filter((set) => set.to === 'shell-grammar');
+    expect(grammar.map((set) => [set.from, set.filter])).toEqual([
+      ['node_modules/web-tree-sitter', ['web-tree-sitter.wasm']],
+      ['node_modules/tree-sitter-bash', ['tree-sitter-bash.wasm']],
+    ]);
+    for (const set of grammar) {
+      for (const file of set.filter ?? [])
+        expect(fs.existsSync(path.join(ROOT, set.from!, file)), file).toBe(true);
+    }
+    // Not runtime dependencies: node_modules does not ship them, so the bundle holds their JavaScript.
+    expect(pkg.dependencies).not.toHaveProperty('web-tree-sitter');
+    expect(pkg.dependencies).not.toHaveProperty('tree-sitter-bash');
+    const lookup = fs.readFileSync(path.join(ROOT, 'sidecar/src/tools/permissions/shell-parser.ts'), 'utf8');
+    expect(lookup).toContain("packagedResource('shell-grammar', file)");
   });
 });
 

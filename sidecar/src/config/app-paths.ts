@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,3 +18,17 @@ export const APP_ROOT = path.resolve(
 
 /** The built web UI that `cairn serve` serves. */
 export const RENDERER_DIST_DIR = path.join(APP_ROOT, 'renderer', 'dist');
+
+/**
+ * A file or folder shipped as a resource outside the app archive when packaged (for programs that cannot
+ * read inside asar, and files the bundle does not hold), or null when it is not there (running from source).
+ * The resources folder holds app.asar (the app root) and the resources beside it.
+ */
+export function packagedResource(...parts: string[]): string | null {
+  const resources =
+    (process as { resourcesPath?: string }).resourcesPath ??
+    (APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : undefined);
+  if (!resources) return null;
+  const file = path.join(resources, ...parts);
+  return existsSync(file) ? file : null;
+}

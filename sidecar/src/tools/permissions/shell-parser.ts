@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { Language, type Node, Parser } from 'web-tree-sitter';
-import { APP_ROOT } from '../../config/app-paths';
+import { packagedResource } from '../../config/app-paths';
 
 /** A bash parser: the tree-sitter-bash grammar running in web-tree-sitter's WebAssembly runtime. */
 export interface BashParser {
@@ -33,14 +31,7 @@ export function loadBashParser(): Promise<BashParser> {
  * is bundled; node_modules does not ship them); else in node_modules, found by Node's resolution.
  */
 function wasmFile(pkg: string, file: string): string {
-  const resources =
-    (process as { resourcesPath?: string }).resourcesPath ??
-    (APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : undefined);
-  if (resources) {
-    const packaged = path.join(resources, 'shell-grammar', file);
-    if (existsSync(packaged)) return packaged;
-  }
-  return createRequire(import.meta.url).resolve(`${pkg}/${file}`);
+  return packagedResource('shell-grammar', file) ?? createRequire(import.meta.url).resolve(`${pkg}/${file}`);
 }
 
 async function createBashParser(): Promise<BashParser> {

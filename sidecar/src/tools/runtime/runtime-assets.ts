@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { APP_ROOT } from '../../config/app-paths';
+import { APP_ROOT, packagedResource } from '../../config/app-paths';
 
 /**
  * The tool runtime's files that run outside the sidecar (the Python client, the workers of loaded tools):
@@ -8,14 +7,9 @@ import { APP_ROOT } from '../../config/app-paths';
  * the source tree beside this file.
  */
 export function runtimeAssetsDir(): string {
-  const resources =
-    (process as { resourcesPath?: string }).resourcesPath ??
-    (APP_ROOT.endsWith('.asar') ? path.dirname(APP_ROOT) : undefined);
-  if (resources) {
-    const packaged = path.join(resources, 'tool-runtime');
-    if (existsSync(packaged)) return packaged;
-  }
-  return path.join(APP_ROOT, 'sidecar', 'src', 'tools', 'runtime', 'assets');
+  return (
+    packagedResource('tool-runtime') ?? path.join(APP_ROOT, 'sidecar', 'src', 'tools', 'runtime', 'assets')
+  );
 }
 
 /** The folder scripts get on PYTHONPATH: it holds `cairn_tools.py` and nothing else. */
