@@ -177,9 +177,7 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   async close(kind: 'session_closed' | 'shutdown'): Promise<void> {
     this.closed = true;
     await this.deps.runner.stopAll(this.sessionId, kind);
-    const handles = [...this.loaded.values()];
-    this.loaded.clear();
-    await Promise.all(handles.map((h) => h.stop()));
+    await this.stopLoaded();
   }
 
   private sandboxOption(): { sandbox?: () => Promise<SandboxSpec | null> } {
