@@ -52,19 +52,8 @@ export function groupAlive(pid: number): boolean {
 }
 
 function linuxGroupAlive(pgid: number): boolean {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    // After "pid (comm)": state, ppid, pgrp.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-  }
-  return false;
+  // Throws without /proc, so the caller falls back to signal 0.
+  return groupMembers(pgid, fs.readdirSync('/proc')).length > 0;
 }
 
 /**
@@ -73,8 +62,14 @@ function linuxGroupAlive(pgid: number): boolean {
  * no member was signalled.
  */
 export function signalGroupExceptLeader(pgid: number, signal: NodeJS.Signals): boolean {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return false;
+  }
   let sent = false;
-  for (const pid of groupMembers(pgid)) {
+  for (const pid of groupMembers(pgid, entries)) {
     if (pid === pgid) continue;
     try {
       process.kill(pid, signal);
@@ -86,22 +81,18 @@ export function signalGroupExceptLeader(pgid: number, signal: NodeJS.Signals): b
   return sent;
 }
 
-function groupMembers(pgid: number): number[] {
+/** The live (not zombie) processes of the group led by `pgid`, read from /proc's entries. */
+function groupMembers(pgid: number, entries: readonly string[]): number[] {
   const members: number[] = [];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return members;
-  }
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
     let stat: string;
     try {
       stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
     } catch {
-      continue;
+      continue; // exited meanwhile
     }
+    // After "pid (comm)": state, ppid, pgrp.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(entry));
   }
