@@ -5,7 +5,7 @@ import { KernelManager } from '../../src/kernels/kernel-manager';
 import { KernelProcess } from '../../src/kernels/kernel-process';
 import { clearPythonChecks, resolvePython } from '../../src/kernels/python-resolver';
 import type { SandboxSpec } from '../../src/process/sandbox';
-import { sandboxSupport } from '../../src/process/sandbox';
+import { describeSandbox, requireBubblewrap } from '../support/sandbox-support';
 import { makeTempDir, removeDir } from '../tools/tool-context';
 import { DRIVER_PATH, FLAVOURS, kernelEnv } from './kernel-support';
 
@@ -14,7 +14,8 @@ import { DRIVER_PATH, FLAVOURS, kernelEnv } from './kernel-support';
 
 const OUTSIDE_TMP = fs.existsSync('/var/tmp') ? '/var/tmp' : process.env.HOME!;
 
-describe.skipIf(!sandboxSupport().ok)('a kernel in the sandbox', () => {
+describeSandbox('a kernel in the sandbox', () => {
+  beforeAll(requireBubblewrap);
   let project: string;
   let dataDir: string;
   let spec: SandboxSpec;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSupport } from '../../src/process/sandbox';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Project } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
 import { STDLIB_KERNEL_ENV, waitForExecutionEnd } from '../support/kernel-harness';
+import { describeSandbox, requireBubblewrap } from '../support/sandbox-support';
 
 // A project's sandbox through the API: PATCH /api/projects/{id} with its settings, and the user's kernel cells
 // of a sandboxed project confined (the data directory is under /tmp here, so the cell looks for the session's
@@ -12,7 +12,8 @@ import { STDLIB_KERNEL_ENV, waitForExecutionEnd } from '../support/kernel-harnes
 
 type ErrorBody = { error: { code: string; message: string } };
 
-describe.skipIf(!sandboxSupport().ok)('PATCH /api/projects/{id}: the sandbox', () => {
+describeSandbox('PATCH /api/projects/{id}: the sandbox', () => {
+  beforeAll(requireBubblewrap);
   let h: Harness;
   let projectId: string;
   let sessionId: string;

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROOT } from '../../src/config/app-paths';
 import { type SandboxSpec, sandboxCommand, sandboxSupport } from '../../src/process/sandbox';
 import { macosSandboxProfile, sbplString } from '../../src/process/sandbox-profile-macos';
+import { describeSandbox, requireBubblewrap } from '../support/sandbox-support';
 
 // The sandbox's arguments and profile as text (the macOS one cannot run here), and where it is unavailable.
 
@@ -102,42 +103,40 @@ describe('where the sandbox cannot run', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux' || !sandboxSupport().ok)(
-  'folders bound back under a cover',
-  () => {
-    it('a readable folder under /tmp is read-only, what it holds of a hidden folder stays hidden, a project in it stays writable', () => {
-      // Like a checkout of Cairn under /tmp holding its data directory and a project.
-      const app = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-sbx-app-')));
-      try {
-        const data = path.join(app, 'data');
-        const project = path.join(app, 'project');
-        fs.mkdirSync(data);
-        fs.mkdirSync(project);
-        fs.writeFileSync(path.join(app, 'driver.py'), 'print("driver")');
-        fs.writeFileSync(path.join(data, 'cairn.db'), 'secret');
-        const spec: SandboxSpec = {
-          projectRoot: project,
-          writable: [],
-          hidden: [data],
-          readable: [app],
-          sockets: [],
-          network: false,
-          bwrap: 'bwrap',
-        };
-        const script =
-          `cat ${app}/driver.py; cat ${data}/cairn.db; echo "db $?"; echo made > ${project}/out.txt; ` +
-          `echo x > ${app}/new.txt; echo "app $?"`;
-        const { file, args } = sandboxCommand(spec, 'bash', ['-c', script], project);
-        const run = spawnSync(file, args, { encoding: 'utf8' });
-        expect(run.stdout).toContain('print("driver")');
-        expect(run.stdout).not.toContain('secret');
-        expect(run.stdout).toContain('db 1');
-        expect(run.stdout).toContain('app 1');
-        expect(fs.readFileSync(path.join(project, 'out.txt'), 'utf8')).toBe('made\n');
-        expect(fs.existsSync(path.join(app, 'new.txt'))).toBe(false);
-      } finally {
-        fs.rmSync(app, { recursive: true, force: true });
-      }
-    });
-  },
-);
+describeSandbox('folders bound back under a cover', () => {
+  beforeAll(requireBubblewrap);
+  it('a readable folder under /tmp is read-only, what it holds of a hidden folder stays hidden, a project in it stays writable', () => {
+    // Like a checkout of Cairn under /tmp holding its data directory and a project.
+    const app = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-sbx-app-')));
+    try {
+      const data = path.join(app, 'data');
+      const project = path.join(app, 'project');
+      fs.mkdirSync(data);
+      fs.mkdirSync(project);
+      fs.writeFileSync(path.join(app, 'driver.py'), 'print("driver")');
+      fs.writeFileSync(path.join(data, 'cairn.db'), 'secret');
+      const spec: SandboxSpec = {
+        projectRoot: project,
+        writable: [],
+        hidden: [data],
+        readable: [app],
+        sockets: [],
+        network: false,
+        bwrap: 'bwrap',
+      };
+      const script =
+        `cat ${app}/driver.py; cat ${data}/cairn.db; echo "db $?"; echo made > ${project}/out.txt; ` +
+        `echo x > ${app}/new.txt; echo "app $?"`;
+      const { file, args } = sandboxCommand(spec, 'bash', ['-c', script], project);
+      const run = spawnSync(file, args, { encoding: 'utf8' });
+      expect(run.stdout).toContain('print("driver")');
+      expect(run.stdout).not.toContain('secret');
+      expect(run.stdout).toContain('db 1');
+      expect(run.stdout).toContain('app 1');
+      expect(fs.readFileSync(path.join(project, 'out.txt'), 'utf8')).toBe('made\n');
+      expect(fs.existsSync(path.join(app, 'new.txt'))).toBe(false);
+    } finally {
+      fs.rmSync(app, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger';
 import { groupAlive } from '../../src/process/process-group';
 import type { SandboxSpec } from '../../src/process/sandbox';
-import { sandboxSupport } from '../../src/process/sandbox';
 import { bashTool } from '../../src/tools/builtin/bash';
 import { execTool } from '../../src/tools/builtin/exec';
 import { childEnv } from '../../src/tools/child-env';
@@ -13,6 +12,7 @@ import { ToolLoader } from '../../src/tools/runtime/loaded/tool-loader';
 import { ScriptAccessProvider } from '../../src/tools/runtime/script-access';
 import { ScriptEndpoint } from '../../src/tools/runtime/script-endpoint';
 import { ToolError } from '../../src/tools/tool';
+import { describeSandbox, requireBubblewrap } from '../support/sandbox-support';
 import { callContext } from './loaded-tools-support';
 import { makeContext, makeTempDir, removeDir, runTool, waitFor } from './tool-context';
 
@@ -22,7 +22,8 @@ import { makeContext, makeTempDir, removeDir, runTool, waitFor } from './tool-co
 
 const OUTSIDE_TMP = fs.existsSync('/var/tmp') ? '/var/tmp' : process.env.HOME!;
 
-describe.skipIf(!sandboxSupport().ok)('the sandbox of Bash, Exec and loaded tools', () => {
+describeSandbox('the sandbox of Bash, Exec and loaded tools', () => {
+  beforeAll(requireBubblewrap);
   let project: string;
   let dataDir: string;
   let results: string;
