@@ -16,6 +16,7 @@ function approval(patch: Partial<Question> = {}): Question {
     session_id: 's1',
     turn_id: 't1',
     tool_call_id: 'tc1',
+    fork_id: null,
     kind: 'approval',
     question: 'Bash wants to run a command.',
     options: null,

@@ -33,6 +33,7 @@ const info = (over: Partial<ContextInfo> = {}): ContextInfo => ({
   compact_threshold: 0.8,
   threshold_tokens: 76_800,
   compaction_pending: false,
+  system_prompt_addition: null,
   units: [
     { ref: 'm1', level: 'raw', kind: 'message', role: 'user', tokens: 40, turn_id: 't1', protected: false },
     {

@@ -13,6 +13,7 @@ function makeQuestion(patch: Partial<Question> = {}): Question {
     session_id: 's1',
     turn_id: 't1',
     tool_call_id: null,
+    fork_id: null,
     kind: 'question',
     question: 'Which port should the server use?',
     options: ['8080', '3000'],

@@ -18,6 +18,8 @@ const session: Session = {
   created_at: '',
   updated_at: '',
   running_turn_id: null,
+  parent_session_id: null,
+  parent_turn_id: null,
 };
 
 function header(

@@ -67,10 +67,11 @@ export class ContextStep {
     }
     const session = store.sessions.get(sessionId);
     const experiences = store.experiences.forSession(sessionId, session?.project_id ?? null);
-    const rendered = renderExperiences(experiences);
-    const system = rendered ? `${setup.systemPrompt}\n\n${rendered}` : setup.systemPrompt;
-    const overhead = estimateTokens({ system, tools });
     let view = buildView(store, sessionId);
+    const system = [setup.systemPrompt, addition(view.state.systemAddition), renderExperiences(experiences)]
+      .filter((part) => part)
+      .join('\n\n');
+    const overhead = estimateTokens({ system, tools });
     let size = nextRequestSize(store, sessionId, view, overhead);
     const usable = usableWindow(setup.settings);
     const limit = thresholdTokens(setup.settings);
@@ -171,6 +172,11 @@ export interface ApiUsage {
   input_tokens: number;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+}
+
+/** The session's own addition to the system prompt, which the agent wrote (its memory's set/append). */
+function addition(text: string | null): string {
+  return text?.trim() ? `<session-instructions>\n${text.trim()}\n</session-instructions>` : '';
 }
 
 function lastMessageId(view: ContextView): number | null {

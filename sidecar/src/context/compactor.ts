@@ -204,6 +204,9 @@ export class Compactor {
           summary,
           cuts: cuts.filter((c) => cutStart(c) >= first),
           kept: plan.session.kept,
+          // The summary covers the edited messages too; the system prompt's addition stays.
+          edited: null,
+          systemAddition: state.systemAddition,
         },
         summary,
       };
@@ -260,6 +263,8 @@ export class Compactor {
         cuts: applied.state.cuts,
         keptMessageIds: applied.state.kept,
         uptoMessageId: store.messages.last(request.sessionId)?.id ?? null,
+        edited: applied.state.edited,
+        systemAddition: applied.state.systemAddition,
       });
       if (applied.summary)
         rememberFromSummary(store, request.sessionId, request.turnId, applied.summary, remembered);

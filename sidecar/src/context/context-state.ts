@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StructuredSummary } from '../protocol';
+import { ContentBlock, StructuredSummary } from '../protocol';
 import type { ContextVersion } from '../store/context-versions-repo';
 
 /** One block of a message (a tool result or a long text) replaced by a stub naming where it is in full. */
@@ -31,6 +31,13 @@ export type RangeCut = z.infer<typeof RangeCut>;
 export const ContextCut = z.union([BlockCut, RangeCut]);
 export type ContextCut = z.infer<typeof ContextCut>;
 
+/** A message of an edited history (the agent's memory edit, a fork's start): no row of the history holds it. */
+export const EditedMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.array(ContentBlock),
+});
+export type EditedMessage = z.infer<typeof EditedMessage>;
+
 /** What a context version keeps and replaces; the history itself is never touched. */
 export interface ContextState {
   number: number;
@@ -40,6 +47,10 @@ export interface ContextState {
   cuts: ContextCut[];
   /** Messages before firstMessageId kept verbatim (the user's latest prompt). */
   kept: number[];
+  /** Messages standing in for the history before firstMessageId (after the summary, if any); null: none. */
+  edited: EditedMessage[] | null;
+  /** The session's own addition to the system prompt (the agent's set/append_system_prompt). */
+  systemAddition: string | null;
 }
 
 export const EMPTY_STATE: ContextState = {
@@ -48,6 +59,8 @@ export const EMPTY_STATE: ContextState = {
   summary: null,
   cuts: [],
   kept: [],
+  edited: null,
+  systemAddition: null,
 };
 
 /** A stored version's state; a version that cannot be read keeps everything (nothing is hidden by mistake). */
@@ -64,7 +77,18 @@ export function stateOf(version: ContextVersion | null): ContextState {
     summary: readSummary(version.summary),
     cuts,
     kept: version.kept_message_ids,
+    edited: readEdited(version.edited),
+    systemAddition: version.system_addition,
   };
+}
+
+/** Edited messages as stored; one that cannot be read is left out rather than sent to the model broken. */
+function readEdited(value: unknown[] | null): EditedMessage[] | null {
+  if (!value) return null;
+  return value.flatMap((message) => {
+    const parsed = EditedMessage.safeParse(message);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 function readSummary(text: string | null): StructuredSummary | null {

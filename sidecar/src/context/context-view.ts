@@ -4,9 +4,21 @@ import { type BlockCut, type ContextState, type RangeCut, stateOf } from './cont
 import { formatSummary } from './summary-format';
 import { estimateTokens } from './token-estimate';
 
-/** A piece of the context as built from a version: a summary, a summarised range, or a message kept. */
+/**
+ * A piece of the context as built from a version: a summary, a summarised range, an edited message (the
+ * agent's memory edit, a fork's start) or a message kept.
+ */
 export type ViewItem =
   | { kind: 'summary'; ref: 'summary'; text: string; tokens: number }
+  | {
+      kind: 'edited';
+      ref: string;
+      role: 'user' | 'assistant';
+      content: ContentBlock[];
+      /** The content as text, for a summary written over it. */
+      text: string;
+      tokens: number;
+    }
   | { kind: 'range'; ref: string; cut: RangeCut; text: string; tokens: number }
   | {
       kind: 'message';
@@ -52,6 +64,16 @@ export function itemsOf(state: ContextState, messages: Message[]): ViewItem[] {
     const text = summaryText('session', formatSummary(state.summary));
     items.push({ kind: 'summary', ref: 'summary', text, tokens: estimateTokens(text) });
   }
+  state.edited?.forEach((message, index) => {
+    items.push({
+      kind: 'edited',
+      ref: `e:${index}`,
+      role: message.role,
+      content: message.content,
+      text: `${message.role}: ${JSON.stringify(message.content)}`,
+      tokens: estimateTokens(message.content),
+    });
+  });
   const ranges = state.cuts.filter((c): c is RangeCut => c.kind !== 'block');
   const blocks = new Map<string, BlockCut>();
   for (const cut of state.cuts) if (cut.kind === 'block') blocks.set(`${cut.message_id}:${cut.index}`, cut);
@@ -92,6 +114,7 @@ export function viewMessages(view: ContextView): ModelMessage[] {
   const result: ModelMessage[] = [];
   for (const item of view.items) {
     if (item.kind === 'message') appendMerged(result, item.message.role, item.content);
+    else if (item.kind === 'edited') appendMerged(result, item.role, item.content);
     else appendMerged(result, 'user', [{ type: 'text', text: item.text }]);
   }
   return result;
@@ -117,6 +140,15 @@ export function viewUnits(view: ContextView, protectedIds: ReadonlySet<number>):
         kind: 'summary',
         role: 'user',
         turn_id: item.cut.turn_id,
+        protected: false,
+      });
+    } else if (item.kind === 'edited') {
+      units.push({
+        ...base(item),
+        level: 'raw',
+        kind: 'message',
+        role: item.role,
+        turn_id: null,
         protected: false,
       });
     } else if (item.content.some((b) => b.type === 'tool_result')) {

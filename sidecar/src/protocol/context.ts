@@ -42,7 +42,7 @@ export const ContextVersionInfo = z.object({
   number: z.number().int(),
   parent: z.number().int().nullable(),
   level: CompactionLevel.nullable(),
-  /** `initial`, or why it was compacted: `threshold` | `agent` | `user`. */
+  /** `initial`, why it was compacted (`threshold` | `agent` | `user`), `agent_edit` (memory) or `fork` (a fork's start). */
   reason: z.string(),
   turn_id: z.string().nullable(),
   tokens_before: z.number().int().nullable(),

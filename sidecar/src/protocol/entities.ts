@@ -54,6 +54,9 @@ export const Session = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   running_turn_id: z.string().nullable(),
+  /** A fork's parent session and the parent's turn that spawned it; null for a session of its own. */
+  parent_session_id: z.string().nullable().default(null),
+  parent_turn_id: z.string().nullable().default(null),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -156,6 +159,8 @@ export const Question = z.object({
   tool: z.object({ name: z.string(), input: z.unknown() }).nullable(),
   /** For approvals: why it asks and the rule "always allow" would propose. */
   permission: ApprovalInfo.nullable().default(null),
+  /** The fork that asks, when a fork's call asks in its parent's session (the session and turn are the parent's). */
+  fork_id: z.string().nullable().default(null),
   status: QuestionStatus,
   answer: z.string().nullable(),
   created_at: z.string(),

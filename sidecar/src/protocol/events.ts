@@ -3,6 +3,7 @@ import { CompactionLevel, CompactionReason, Experience, StructuredSummary } from
 import { Message, Question, ToolCallStatus, Usage } from './entities';
 import { ErrorInfo } from './errors';
 import { eventBase as base } from './event-base';
+import { ForkInfo } from './forks';
 import {
   KernelDiedEvent,
   KernelDisplayEvent,
@@ -153,6 +154,21 @@ export const ContextCompactedEvent = z.object({
   tokens_after: z.number().int(),
   summary: StructuredSummary.nullable(),
 });
+/** The agent edited its working history or system prompt addition (memory): one new version, reason agent_edit. */
+export const ContextEditedEvent = z.object({
+  ...base,
+  type: z.literal('context.edited'),
+  version: z.number().int(),
+  /** Messages in the edited part of the history. */
+  messages: z.number().int(),
+  system_prompt_addition: z.string().nullable(),
+});
+/** A fork of this session was spawned, started, or ended (with its response). */
+export const ForkUpdatedEvent = z.object({
+  ...base,
+  type: z.literal('fork.updated'),
+  fork: ForkInfo,
+});
 /** A compaction that did not happen: the context stays as it was. */
 export const ContextCompactionFailedEvent = z.object({
   ...base,
@@ -207,6 +223,8 @@ export const CairnEvent = z.discriminatedUnion('type', [
   ContextCompactionStartedEvent,
   ContextCompactedEvent,
   ContextCompactionFailedEvent,
+  ContextEditedEvent,
+  ForkUpdatedEvent,
   ExperienceAddedEvent,
   ExperienceUpdatedEvent,
   ExperienceRemovedEvent,

@@ -42,7 +42,14 @@ export const UpdateSessionRequest = z
   .refine((v) => v.title !== undefined || v.approval !== undefined, 'give title or approval');
 export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
 
-export const ListSessionsQuery = z.object({ project_id: z.string().optional() });
+export const ListSessionsQuery = z.object({
+  project_id: z.string().optional(),
+  /** Forks are child sessions, left out of the list unless asked for. */
+  include_forks: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
 export const StartTurnRequest = z.object({

@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { ContextUnit, ContextVersionInfo, Experience } from './context';
 import { ContentBlock, ModelConfig, Project, Question, Session, TurnWithDetails } from './entities';
 import { CairnEvent } from './events';
+import { ForkInfo } from './forks';
 
 /** Response bodies that wrap entities: lists are named after their route. */
 
 export const ProjectList = z.object({ projects: z.array(Project) });
 export type ProjectList = z.infer<typeof ProjectList>;
 export const SessionList = z.object({ sessions: z.array(Session) });
+/** One session as `GET /api/sessions/{id}` returns it: with the forks its turns spawned. */
+export const SessionDetail = Session.extend({ forks: z.array(ForkInfo) });
+export type SessionDetail = z.infer<typeof SessionDetail>;
 export type SessionList = z.infer<typeof SessionList>;
 export const QuestionList = z.object({ questions: z.array(Question) });
 export type QuestionList = z.infer<typeof QuestionList>;
@@ -52,6 +56,8 @@ export const ContextInfo = z.object({
   threshold_tokens: z.number().int().nullable(),
   compaction_pending: z.boolean(),
   units: z.array(ContextUnit),
+  /** The session's own addition to Cairn's system prompt (the agent's set/append_system_prompt); null: none. */
+  system_prompt_addition: z.string().nullable().default(null),
 });
 export type ContextInfo = z.infer<typeof ContextInfo>;
 

@@ -21,25 +21,34 @@ export interface ContextVersion {
   kept_message_ids: number[];
   /** The newest message when the version was written. */
   upto_message_id: number | null;
+  /**
+   * Messages (JSON, read by the context layer) standing in for everything before first_message_id: the
+   * agent's edit of its working history, or a fork's start. Null: none.
+   */
+  edited: unknown[] | null;
+  /** The session's own addition to the system prompt, from this version on. */
+  system_addition: string | null;
   created_at: string;
 }
 
-interface Row extends Omit<ContextVersion, 'cuts' | 'kept_message_ids'> {
+interface Row extends Omit<ContextVersion, 'cuts' | 'kept_message_ids' | 'edited'> {
   cuts: string | null;
   kept_message_ids: string | null;
+  edited: string | null;
 }
 
 const toVersion = (row: Row): ContextVersion => ({
   ...row,
   cuts: row.cuts ? (JSON.parse(row.cuts) as unknown[]) : [],
   kept_message_ids: row.kept_message_ids ? (JSON.parse(row.kept_message_ids) as number[]) : [],
+  edited: row.edited ? (JSON.parse(row.edited) as unknown[]) : null,
 });
 
 export interface NewContextVersion {
   sessionId: string;
   parentId: string | null;
   reason: string;
-  level: string;
+  level: string | null;
   turnId: string | null;
   tokensBefore: number;
   tokensAfter: number;
@@ -48,6 +57,8 @@ export interface NewContextVersion {
   cuts: unknown[];
   keptMessageIds: number[];
   uptoMessageId: number | null;
+  edited: unknown[] | null;
+  systemAddition: string | null;
 }
 
 /**
@@ -109,8 +120,9 @@ export class ContextVersionsRepo {
       this.db
         .prepare(
           `INSERT INTO context_versions (id, session_id, number, parent_id, first_message_id, summary, reason, level,
-             turn_id, tokens_before, tokens_after, cuts, kept_message_ids, upto_message_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             turn_id, tokens_before, tokens_after, cuts, kept_message_ids, upto_message_id, edited, system_addition,
+             created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -127,6 +139,8 @@ export class ContextVersionsRepo {
           JSON.stringify(input.cuts),
           JSON.stringify(input.keptMessageIds),
           input.uptoMessageId,
+          input.edited ? JSON.stringify(input.edited) : null,
+          input.systemAddition,
           now(),
         );
       this.db.prepare('UPDATE sessions SET context_head = ? WHERE id = ?').run(id, input.sessionId);

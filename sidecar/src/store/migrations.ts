@@ -252,6 +252,21 @@ ALTER TABLE projects ADD COLUMN sandbox TEXT NOT NULL DEFAULT 'off';
 ALTER TABLE projects ADD COLUMN sandbox_network TEXT NOT NULL DEFAULT 'on';
 `,
   },
+  {
+    version: 11,
+    description:
+      "forks (child sessions of a turn, their tools), the agent's edits of its own context, questions a fork asks",
+    sql: `
+ALTER TABLE sessions ADD COLUMN parent_session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
+ALTER TABLE sessions ADD COLUMN parent_turn_id TEXT;
+ALTER TABLE sessions ADD COLUMN fork_task TEXT;
+ALTER TABLE sessions ADD COLUMN fork_tools TEXT;
+CREATE INDEX sessions_by_parent ON sessions(parent_session_id);
+ALTER TABLE context_versions ADD COLUMN edited TEXT;
+ALTER TABLE context_versions ADD COLUMN system_addition TEXT;
+ALTER TABLE questions ADD COLUMN fork_id TEXT;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -50,7 +50,7 @@ export class PermissionRulesRepo {
       .all(...args) as PermissionRule[];
   }
 
-  /** The rules a call in this scope obeys: the global ones, its project's, and its session's. */
+  /** The rules a call in this scope obeys: the global ones, its project's, its session's and (a fork) its parent's. */
   applicable(projectId: string | null, sessionId: string | null): PermissionRule[] {
     return this.db
       .prepare(
@@ -58,9 +58,10 @@ export class PermissionRulesRepo {
          WHERE (project_id IS NULL AND session_id IS NULL)
             OR (project_id IS NOT NULL AND project_id = ? AND session_id IS NULL)
             OR (session_id IS NOT NULL AND session_id = ?)
+            OR (session_id IS NOT NULL AND session_id = (SELECT parent_session_id FROM sessions WHERE id = ?))
          ORDER BY created_at, rowid`,
       )
-      .all(projectId, sessionId) as PermissionRule[];
+      .all(projectId, sessionId, sessionId) as PermissionRule[];
   }
 
   update(

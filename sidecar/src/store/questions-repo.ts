@@ -27,12 +27,14 @@ export class QuestionsRepo {
     options: string[] | null;
     tool: Question['tool'];
     permission?: Question['permission'] | undefined;
+    /** A fork's call asking in its parent's session. */
+    forkId?: string | null | undefined;
   }): Question {
     const id = newId('q');
     this.db
       .prepare(
-        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission, fork_id, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
@@ -44,6 +46,7 @@ export class QuestionsRepo {
         input.options ? JSON.stringify(input.options) : null,
         input.tool ? JSON.stringify(input.tool) : null,
         input.permission ? JSON.stringify(input.permission) : null,
+        input.forkId ?? null,
         now(),
       );
     return this.get(id)!;

@@ -13,9 +13,27 @@ interface SessionRow {
   created_at: string;
   updated_at: string;
   running_turn_id: string | null;
+  parent_session_id: string | null;
+  parent_turn_id: string | null;
+}
+
+/** What makes a session a fork: its parent, the turn that spawned it, its task and the tools it may use. */
+export interface ForkOrigin {
+  parentSessionId: string;
+  parentTurnId: string;
+  task: string;
+  /** The names of the tools it gets; null: the parent's. */
+  tools: string[] | null;
+}
+
+/** A fork's start: the parent's context before the spawning request, as the fork's first version holds it. */
+export interface InitialContext {
+  edited: unknown[];
+  systemAddition: string | null;
 }
 
 const SELECT = `SELECT s.id, s.project_id, s.title, s.approval, s.created_at, s.updated_at,
+  s.parent_session_id, s.parent_turn_id,
   (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.status = 'running' LIMIT 1) AS running_turn_id
   FROM sessions s`;
 
@@ -26,14 +44,18 @@ export class SessionsRepo {
     projectId: string | null;
     title?: string | undefined;
     approval?: ApprovalMode | undefined;
+    fork?: ForkOrigin | undefined;
+    initialContext?: InitialContext | undefined;
   }): Session {
     const time = now();
     const id = newId('ses');
     const versionId = newId('ctx');
+    const { fork, initialContext } = input;
     this.db.transaction(() => {
       this.db
         .prepare(
-          'INSERT INTO sessions (id, project_id, title, approval, created_at, updated_at, context_head) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          `INSERT INTO sessions (id, project_id, title, approval, created_at, updated_at, context_head,
+             parent_session_id, parent_turn_id, fork_task, fork_tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -43,12 +65,24 @@ export class SessionsRepo {
           time,
           time,
           versionId,
+          fork?.parentSessionId ?? null,
+          fork?.parentTurnId ?? null,
+          fork?.task ?? null,
+          fork?.tools ? JSON.stringify(fork.tools) : null,
         );
       this.db
         .prepare(
-          "INSERT INTO context_versions (id, session_id, number, parent_id, first_message_id, summary, reason, created_at) VALUES (?, ?, 1, NULL, NULL, NULL, 'initial', ?)",
+          `INSERT INTO context_versions (id, session_id, number, parent_id, first_message_id, summary, reason,
+             edited, system_addition, created_at) VALUES (?, ?, 1, NULL, NULL, NULL, ?, ?, ?, ?)`,
         )
-        .run(versionId, id, time);
+        .run(
+          versionId,
+          id,
+          initialContext ? 'fork' : 'initial',
+          initialContext ? JSON.stringify(initialContext.edited) : null,
+          initialContext?.systemAddition ?? null,
+          time,
+        );
     })();
     return this.get(id)!;
   }
@@ -57,13 +91,45 @@ export class SessionsRepo {
     return (this.db.prepare(`${SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined) ?? null;
   }
 
-  list(projectId?: string): Session[] {
+  /** Newest first; forks only when asked for. */
+  list(projectId?: string, options: { includeForks?: boolean } = {}): Session[] {
+    const where: string[] = [];
+    const args: string[] = [];
     if (projectId !== undefined) {
-      return this.db
-        .prepare(`${SELECT} WHERE s.project_id = ? ORDER BY s.updated_at DESC`)
-        .all(projectId) as SessionRow[];
+      where.push('s.project_id = ?');
+      args.push(projectId);
     }
-    return this.db.prepare(`${SELECT} ORDER BY s.updated_at DESC`).all() as SessionRow[];
+    if (!options.includeForks) where.push('s.parent_session_id IS NULL');
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    return this.db.prepare(`${SELECT} ${clause} ORDER BY s.updated_at DESC`).all(...args) as SessionRow[];
+  }
+
+  /** A session's forks, oldest first. */
+  forks(parentSessionId: string): Session[] {
+    return this.db
+      .prepare(`${SELECT} WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid`)
+      .all(parentSessionId) as SessionRow[];
+  }
+
+  /** What made a session a fork; null for a session of its own. */
+  forkOrigin(id: string): ForkOrigin | null {
+    const row = this.db
+      .prepare('SELECT parent_session_id, parent_turn_id, fork_task, fork_tools FROM sessions WHERE id = ?')
+      .get(id) as
+      | {
+          parent_session_id: string | null;
+          parent_turn_id: string | null;
+          fork_task: string | null;
+          fork_tools: string | null;
+        }
+      | undefined;
+    if (!row?.parent_session_id || !row.parent_turn_id) return null;
+    return {
+      parentSessionId: row.parent_session_id,
+      parentTurnId: row.parent_turn_id,
+      task: row.fork_task ?? '',
+      tools: row.fork_tools ? (JSON.parse(row.fork_tools) as string[]) : null,
+    };
   }
 
   listIdsByProject(projectId: string): string[] {

@@ -72,6 +72,7 @@ export class ContextService implements ContextToolPort {
       compact_threshold: window.compactThreshold,
       threshold_tokens: thresholdTokens(window),
       compaction_pending: queue.pending(sessionId),
+      system_prompt_addition: view.state.systemAddition,
       units: viewUnits(view, protection.ids).map((u) => ({
         ...u,
         tokens: Math.round(u.tokens * size.scale),

@@ -34,7 +34,7 @@ export class SessionService {
   }
 
   list(query: ListSessionsQuery): Session[] {
-    return this.deps.store.sessions.list(query.project_id);
+    return this.deps.store.sessions.list(query.project_id, { includeForks: query.include_forks });
   }
 
   get(id: string): Session {
