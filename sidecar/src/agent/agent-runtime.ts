@@ -152,7 +152,7 @@ export class AgentRuntime {
       const settings = await this.options.modelSettings();
       const systemPrompt = await buildSystemPrompt({
         projectRoot,
-        toolNames: tools.tools().map((t) => t.name),
+        toolNames: tools.modelTools().map((t) => t.name),
       });
       const client = createModelClient(settings, {
         maxRetries: this.options.modelMaxRetries ?? 2,

@@ -94,7 +94,7 @@ export class TurnRunner {
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
       // Asked before each request: a tool loaded in the last round is there from this one on.
-      const toolDefs = setup.tools.tools().map(toolDefinition);
+      const toolDefs = setup.tools.modelTools().map(toolDefinition);
       const prepared = await this.deps.context.prepare(setup, toolDefs, summarize);
       // A compaction changed the conversation: the previous end no longer points at the same block.
       if (prepared.version !== version) previousEnd = null;

@@ -91,6 +91,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * "is_wait"?}`; a `stream` method always runs in the background. Absent: flat inputs.
    */
   methods?: ToolMethodInfo[];
+  /**
+   * Offered to the agent's scripts only (the kernel's `runtime`), never to the model as a tool: the model
+   * cannot call it by name either.
+   */
+  scriptOnly?: boolean;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxSpec } from '../../process/sandbox';
 import type { LoadedTool, ToolCall } from '../../protocol';
+import type { ForkOrigin } from '../../store/sessions-repo';
 import type { Store } from '../../store/store';
 import { type Tool, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
@@ -25,6 +26,9 @@ export interface SessionToolRuntimeDeps {
   sandbox?: () => Promise<SandboxSpec | null>;
 }
 
+/** Tools a fork never gets, whatever it names: it cannot spawn forks of its own. */
+const NOT_FOR_FORKS = new Set(['Fork']);
+
 /** What a script's call asks for (the endpoint's `call`, already checked). */
 export interface ScriptCall {
   name: string;
@@ -47,9 +51,12 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   private readonly loaded = new Map<string, LoadedToolHandle>();
   private readonly own: Tool[];
   private closed = false;
+  /** A fork's parent and the tools it may use (null: the parent's); read once, since they never change. */
+  private readonly fork: ForkOrigin | null;
 
   constructor(private readonly deps: SessionToolRuntimeDeps) {
     this.own = deps.ownTools(this);
+    this.fork = deps.store.sessions.forkOrigin(deps.sessionId);
   }
 
   get sessionId(): string {
@@ -70,10 +77,21 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     this.notices = [];
   }
 
-  /** The tools now: a tool loaded during the turn is there from the next request on. */
+  /**
+   * The tools now, the scripts' own included: a tool loaded during the turn is there from the next request
+   * on. A fork has only those it was given, and never Fork.
+   */
   tools(): Tool[] {
     const own = this.own.filter((t) => !t.needsProject || this.projectRoot !== null);
-    return [...this.base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
+    const all = [...this.base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
+    if (!this.fork) return all;
+    const named = this.fork.tools ? new Set(this.fork.tools) : null;
+    return all.filter((t) => !NOT_FOR_FORKS.has(t.name) && (!named || named.has(t.name)));
+  }
+
+  /** The tools the model is offered and may call: all but those only scripts call. */
+  modelTools(): Tool[] {
+    return this.tools().filter((t) => !t.scriptOnly);
   }
 
   /** The model's call, from a tool_use block of the running turn. */
@@ -86,7 +104,7 @@ export class SessionToolRuntime implements LoadedToolRegistry {
       toolUseId: use.id,
       name: use.name,
       input: use.input,
-      tools: this.tools(),
+      tools: this.modelTools(),
       approvalMode: () => this.approvalMode(),
       parentCallId: null,
       signal,
@@ -185,8 +203,9 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   }
 
   private approvalMode() {
-    // Fail closed: a session that cannot be read asks rather than runs.
-    return this.deps.store.sessions.get(this.sessionId)?.approval ?? 'ask';
+    // Fail closed: a session that cannot be read asks rather than runs. A fork runs in its parent's mode,
+    // as it stands when each call starts.
+    return this.deps.store.sessions.get(this.fork?.parentSessionId ?? this.sessionId)?.approval ?? 'ask';
   }
 }
 
