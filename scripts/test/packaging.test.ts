@@ -143,6 +143,7 @@ describe("the tool runtime's assets: the workers of loaded tools and the Python 
       'tool-worker-core.mjs',
       'cairn_tool_worker.py',
       'python/cairn_tools.py',
+      'python/cairn_runtime.py',
     ]);
     for (const file of workers?.filter ?? []) {
       expect(fs.existsSync(path.join(ROOT, 'sidecar/src/tools/runtime/assets', file)), file).toBe(true);

@@ -10,6 +10,8 @@ line-framer.ts) is the other end; the message shapes are fixed by that contract,
 driver whose `ready` names another protocol version. On EOF on stdin (the host closed the channel, or died)
 the driver kills its process group (when it leads one, as the host starts it) and exits. An `execute` may
 carry `tool_token`: CAIRN_TOOL_TOKEN for that cell alone (Cairn's tool client reads it), removed after.
+A kernel started with CAIRN_TOOL_ENDPOINT (one of a Cairn session) has `runtime` (cairn_runtime.Runtime, beside
+cairn_tools on PYTHONPATH) in its namespace: not listed by list_variables, put back by reset.
 
 Why capture output at the file-descriptor level: code writes by many routes - print(), os.write(1, ...),
 C extensions calling printf, child processes that inherit fd 1 and 2. Swapping sys.stdout catches only
@@ -85,6 +87,8 @@ FLUSH_CHARS = 60 * 1024
 FLUSH_SECONDS = 0.01
 RAW_WRITE = os.write  # os.write itself gets wrapped (OutputCapture.watch_other_routes)
 TOOL_TOKEN_VARIABLE = "CAIRN_TOOL_TOKEN"  # an execute message's tool_token, for that cell only
+TOOL_ENDPOINT_VARIABLE = "CAIRN_TOOL_ENDPOINT"  # given to kernels of a Cairn session only
+RUNTIME_NAME = "runtime"  # the agent's cairn_runtime.Runtime in the namespace
 CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = REPR_LIMIT
@@ -668,9 +672,13 @@ class PlainExecutor:
         self.cells = {}  # cell file name -> execution number
         self.current = 0
         self.loop = None
+        self.kept = {}  # names the driver gives the namespace (runtime): hidden, and back after a reset
+
+    def keep(self, name, value):
+        self.kept[name] = self.namespace[name] = value
 
     def hidden_names(self):
-        return frozenset()
+        return frozenset(self.kept)
 
     def cell_number(self, filename):
         return self.cells.get(filename)
@@ -708,6 +716,7 @@ class PlainExecutor:
         for name in list(self.namespace):
             if name not in ("__name__", "__builtins__"):
                 del self.namespace[name]
+        self.namespace.update(self.kept)
 
 
 def make_ipython_executor(kernel):
@@ -730,9 +739,15 @@ def make_ipython_executor(kernel):
 
         clear_output = lambda self, wait=False: None  # noqa: E731
 
+    kept = {}  # names the driver gives the namespace (runtime): hidden, and back after any reset
+
     class CairnShell(InteractiveShell):
         displayhook_class = Type(SilentDisplayHook)
         display_pub_class = Type(ChannelPublisher)
+
+        def reset(self, *args, **kwargs):  # reset_repl, and %reset in a cell too
+            super().reset(*args, **kwargs)
+            self.push(dict(kept), interactive=False)
 
         def showtraceback(self, *args, **kwargs):  # the driver reports errors itself, structured
             pass
@@ -754,16 +769,21 @@ def make_ipython_executor(kernel):
     config.HistoryAccessor.enabled = False  # no SQLite history in the user's home
     shell = CairnShell.instance(config=config)
     shell.system = shell.system_raw  # `!cmd` writes to fd 1/2 directly, so it streams through the capture
-    return IPythonExecutor(shell)
+    return IPythonExecutor(shell, kept)
 
 
 class IPythonExecutor:
     ipython = True
 
-    def __init__(self, shell):
+    def __init__(self, shell, kept):
         self.shell = shell
         self.namespace = shell.user_ns  # reset() clears and refills this same dict
         self.current = None
+        self.kept = kept
+
+    def keep(self, name, value):
+        self.kept[name] = value
+        self.shell.push({name: value}, interactive=False)  # in user_ns_hidden: %who skips it too
 
     def hidden_names(self):
         return IPYTHON_NAMES | set(self.shell.user_ns_hidden)
@@ -974,9 +994,21 @@ class Kernel:
         # one of its dependencies (decorator.py, say) must not run, or break IPython, at start-up.
         self.executor = self.make_executor(use_ipython)
         self.errors = ErrorReporter(self.executor)
+        self.give_runtime()  # before the project folder is on sys.path: no project file can stand in for it
         driver_folder = os.path.normcase(os.path.dirname(DRIVER_FILE))
         if sys.path and os.path.normcase(os.path.abspath(sys.path[0] or ".")) == driver_folder:
             sys.path[0] = ""  # import the project's modules (cwd), as Jupyter does, not the driver's folder
+
+    def give_runtime(self):
+        """`runtime` for the agent's cells, in a kernel of a Cairn session (it has the tool endpoint); none
+        elsewhere. A client that fails to import costs the cells `runtime`, never the kernel."""
+        if not os.environ.get(TOOL_ENDPOINT_VARIABLE):
+            return
+        try:
+            from cairn_runtime import Runtime
+            self.executor.keep(RUNTIME_NAME, Runtime())
+        except Exception as exc:
+            self.log("warning", "cells have no `runtime`: cairn_runtime failed (%s: %s)" % (type(exc).__name__, exc))
 
     def after_fork_in_child(self):
         self.channel.close_in_fork()

@@ -36,7 +36,10 @@ export function executeCodeTool(kernels: KernelToolService): Tool<typeof inputSc
       'outputs saved as files: matplotlib figures are captured as PNG without calling show()). input() and ' +
       'getpass() work: the user is asked and the call waits for the answer. A call may run 120 s of active ' +
       'time (waiting for input does not count); the user can interrupt it. In the background, later cells ' +
-      'of its kernel wait for it. Cells can call your tools with `import cairn_tools`. If the kernel died or was ' +
+      'of its kernel wait for it. Cells can call your tools with `import cairn_tools`, and reach your own ' +
+      'state with `runtime.selfref`: .context (inspect, remember, forget, compact), .fork (spawn, gather_all) ' +
+      'and .memory (read and edit your working history, applied as one new context version after this ' +
+      'batch); help(runtime.selfref.memory) says more. If the kernel died or was ' +
       'restarted, state_lost says so and earlier variables are gone. Prefer Read, Edit and Bash for files ' +
       'and commands; use this for computation, data and plots.',
     inputSchema,

@@ -12,7 +12,10 @@ export function runtimeAssetsDir(): string {
   );
 }
 
-/** The folder scripts get on PYTHONPATH: it holds `cairn_tools.py` and nothing else. */
+/**
+ * The folder scripts get on PYTHONPATH: it holds `cairn_tools.py` and `cairn_runtime.py` (the kernel's
+ * `runtime` object) and nothing else.
+ */
 export function pythonClientDir(): string {
   return path.join(runtimeAssetsDir(), 'python');
 }

@@ -28,7 +28,12 @@ call(name, arguments, method=None, union_id=None, is_wait=True); status(call_id)
 output(call_id, after=None). Each has an async twin: call_async, status_async, cancel_async, output_async.
 Replies are dicts that also read as attributes: call_id, status, result_dir, content, is_error, meta.
 cairn_tools.ToolRuntimeError is raised only when the endpoint cannot be reached or the token is refused
-(the call that runs the script ended, or kernels on a Jupyter Server, which get no token).`,
+(the call that runs the script ended, or kernels on a Jupyter Server, which get no token).
+
+In your execute_code cells (local kernels) \`runtime.selfref\` wraps these calls for your own state:
+.context.inspect() / remember(text) / forget(id) / compact(level=..., or the summary fields); .fork.spawn(task,
+instruction) / gather_all(); .memory (count, get, append, update, delete, ... on your working history, applied
+as one new context version after the batch). A refused call raises runtime.SelfRefError with Cairn's message.`,
   shell: `cairn tool (for shell scripts run by Bash or Exec)
 
   cairn tool call Read --json '{"path": "README.md"}'      # prints the reply as JSON
