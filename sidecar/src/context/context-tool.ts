@@ -83,7 +83,8 @@ export function contextTool(port: ContextToolPort): Tool<typeof inputSchema> {
             status: 'queued',
             level: compaction.level,
             ...(parsed.ref ? { ref: parsed.ref } : {}),
-            summary_call: !given,
+            // A Block compaction replaces results by stubs: no summary is written.
+            summary_call: !given && compaction.level !== 'block',
             queued,
             note: 'Applied after every tool result of this batch is written, before your next request.',
           });

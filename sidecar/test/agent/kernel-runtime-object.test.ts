@@ -116,7 +116,7 @@ describe.each(DRIVERS)('runtime in the kernels of a session, with the $label', (
     expect(printed).toMatchObject({
       info_kept: false,
       version: expect.any(Number),
-      by_level: { status: 'queued', level: 'block' },
+      by_level: { status: 'queued', level: 'block', summary_call: false },
       given: { status: 'queued', level: 'session', summary_call: false },
     });
 
