@@ -1,5 +1,6 @@
 import type { CompactionQueue } from '../context/compaction-queue';
 import type { Compactor } from '../context/compactor';
+import type { MemoryEdits } from '../context/memory-edits';
 import { CairnError, notFound } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
@@ -42,6 +43,8 @@ export interface AgentRuntimeOptions {
   /** Compaction, shared with "compact now"; the queue holds what the agent's Context tool asked for. */
   compactor: Compactor;
   compactionQueue: CompactionQueue;
+  /** The agent's memory edits (runtime.selfref.memory), applied after each batch like the queue. */
+  memoryEdits: MemoryEdits;
 }
 
 interface RunningTurn {
@@ -71,6 +74,7 @@ export class AgentRuntime {
         store: options.store,
         compactor: options.compactor,
         queue: options.compactionQueue,
+        memory: options.memoryEdits,
         logger: options.logger,
       }),
       logger: options.logger,
@@ -130,6 +134,7 @@ export class AgentRuntime {
       tools.endTurn(turn.id);
       // What the agent queued belongs to its turn: a turn cancelled or failed after the batch takes it along.
       this.options.compactionQueue.take(sessionId);
+      this.options.memoryEdits.drop(sessionId);
     });
     this.running.set(turn.id, { sessionId, controller, done });
     return { turn, created: true };

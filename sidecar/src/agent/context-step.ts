@@ -11,6 +11,8 @@ import {
   viewUnits,
 } from '../context/context-view';
 import { renderExperiences } from '../context/experiences-prompt';
+import type { MemoryEdits } from '../context/memory-edits';
+import { writeMemoryEdit } from '../context/memory-version';
 import { nextRequestSize, recordRequest } from '../context/request-size';
 import type { SummaryCall } from '../context/summary-writer';
 import { estimateTokens } from '../context/token-estimate';
@@ -27,6 +29,8 @@ export interface ContextStepDeps {
   store: Store;
   compactor: Compactor;
   queue: CompactionQueue;
+  /** The agent's memory edits, written as a version after the batch that made them. */
+  memory: MemoryEdits;
   logger: Logger;
 }
 
@@ -62,6 +66,8 @@ export class ContextStep {
   async prepare(setup: ContextStepSetup, tools: unknown[], summarize: SummaryCall): Promise<PreparedContext> {
     const { store, queue } = this.deps;
     const { sessionId } = setup;
+    // The edits first: a compaction queued in the same batch then compacts the edited context.
+    this.applyMemory(setup);
     for (const queued of queue.take(sessionId)) {
       await this.tryCompact(setup, summarize, 'agent', queued.level, null, queued);
     }
@@ -130,6 +136,24 @@ export class ContextStep {
       estimated_tokens: prepared.estimate,
       overhead_tokens: prepared.overhead,
     });
+  }
+
+  /** The batch's memory edits as one version; one that cannot be written leaves the context as it was. */
+  private applyMemory(setup: ContextStepSetup): void {
+    const pending = this.deps.memory.take(setup.sessionId);
+    if (!pending) return;
+    try {
+      const outcome = writeMemoryEdit(this.deps.store, pending, setup.turnId);
+      if (outcome.kind === 'stale') {
+        this.deps.logger.warn('memory edit not applied: another context version was written since it began', {
+          session: setup.sessionId,
+          snapshot: outcome.snapshot,
+          head: outcome.head,
+        });
+      }
+    } catch (error) {
+      this.deps.logger.warn('memory edit not applied', { session: setup.sessionId, error });
+    }
   }
 
   /** One compaction; a failure (already on the journal) leaves the context as it was and says why. */

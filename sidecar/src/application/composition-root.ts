@@ -6,6 +6,8 @@ import { envFlag, envInt } from '../config/env-flags';
 import { CompactionQueue } from '../context/compaction-queue';
 import { Compactor } from '../context/compactor';
 import { contextTool } from '../context/context-tool';
+import { MemoryEdits } from '../context/memory-edits';
+import { memoryTool } from '../context/memory-tool';
 import { KernelManager } from '../kernels/kernel-manager';
 import { createFileLogger, type Logger } from '../log/logger';
 import { createKeychain, type Keychain } from '../secrets/keychain';
@@ -249,10 +251,12 @@ function buildServices(store: Store, options: BuildOptions) {
     ...compactorPorts(store, files),
     ...(kernels ? { kernelVariables: (sessionId: string) => kernels.inventory(sessionId) } : {}),
   });
-  // The Context tool reaches the service built below, once the runtime it needs exists.
+  const memoryEdits = new MemoryEdits(store);
+  // The Context tool reaches the service built below, once the runtime it needs exists; Memory is the
+  // scripts' handle on the working history (runtime.selfref.memory).
   let context: ContextService | null = null;
   const contextTools: ToolSource = {
-    toolsForTurn: async () => (context ? [contextTool(context)] : []),
+    toolsForTurn: async () => (context ? [contextTool(context), memoryTool(memoryEdits)] : []),
   };
   const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools];
   if (kernels) toolSources.push(kernels);
@@ -291,6 +295,7 @@ function buildServices(store: Store, options: BuildOptions) {
     maxContinuations: envInt(env.CAIRN_MAX_CONTINUATIONS, 5),
     compactor,
     compactionQueue,
+    memoryEdits,
   });
   const experiences = new ExperienceService(store);
   context = new ContextService({

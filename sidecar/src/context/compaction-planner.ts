@@ -261,6 +261,14 @@ export function checkRef(view: ContextView, protection: Protection, ref: string)
       `The context has no unit ${ref}. Inspect the context for the current refs.`,
     );
   }
+  // Without this, a ref no level can parse would compact as if none was given: the whole context.
+  if (item.kind === 'edited') {
+    throw new CairnError(
+      'bad_request',
+      `Unit ${ref} is a message of your own memory edit: compact it with the session level (no ref), or ` +
+        'change it with runtime.selfref.memory.',
+    );
+  }
   if (item.kind === 'message' && protection.ids.has(item.message.id)) {
     throw new CairnError(
       'bad_request',

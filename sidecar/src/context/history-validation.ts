@@ -1,0 +1,222 @@
+import { CairnError } from '../errors';
+import type { ContentBlock } from '../protocol';
+import type { EditedMessage } from './context-state';
+
+/** The most JSON an edit may grow the working history to (a history already larger may still shrink). */
+export const MAX_EDITED_BYTES = 2 * 1024 * 1024;
+
+const PREFIX = 'Memory edit refused: ';
+const TOGETHER = 'replace(messages) makes several changes at once';
+const BLOCK_TYPES = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'];
+const ASSISTANT_ONLY = new Set(['tool_use', 'thinking', 'redacted_thinking']);
+const RESULT_PARTS = new Set(['text', 'image', 'document']);
+
+const refuse = (text: string) => new CairnError('bad_request', PREFIX + text);
+
+/**
+ * A message as the agent's memory handle gives it: `{"role", "content"}`, where content is a string (one
+ * text block) or a list of content blocks. Only the shape is checked here; blocks are checked with the
+ * whole history (validateHistory), where their position is known.
+ */
+export function toMessage(raw: unknown, what = 'the message'): EditedMessage {
+  if (!isObject(raw)) {
+    throw refuse(`${what} is not a message: give {"role": "user"|"assistant", "content": str | [blocks]}.`);
+  }
+  const { role, content } = raw;
+  if (role !== 'user' && role !== 'assistant') {
+    throw refuse(`${what} has role ${JSON.stringify(role ?? null)}; a role is "user" or "assistant".`);
+  }
+  if (typeof content === 'string') {
+    if (!content.trim()) throw refuse(`${what} has empty text content; give some text or blocks.`);
+    return { role, content: [{ type: 'text', text: content }] };
+  }
+  if (!Array.isArray(content)) {
+    throw refuse(`${what} has no content: give a string or a list of content blocks.`);
+  }
+  const blocks = structuredClone(content) as ContentBlock[];
+  // The API wants a user message's tool results before anything else in it, as Cairn sends its own.
+  blocks.sort((x, y) => Number(isResult(y)) - Number(isResult(x)));
+  return { role, content: blocks };
+}
+
+const isResult = (block: unknown) => isObject(block) && block.type === 'tool_result';
+
+/**
+ * Checks a whole working history as the model would get it: roles, known blocks in the right role, a
+ * user message first, and every tool_use answered by a tool_result in the next message (and each result
+ * answering a call of the message just before), on the merged form, since consecutive messages of one
+ * role are sent as one. `reservedIds` are the tool_use ids of the round in flight, which follows.
+ */
+export function validateHistory(
+  messages: EditedMessage[],
+  reservedIds: ReadonlySet<string> = new Set(),
+): void {
+  messages.forEach((message, index) => {
+    checkMessage(message, index);
+  });
+  const groups = mergedGroups(messages);
+  if (groups[0] && groups[0].role !== 'user') {
+    throw refuse(
+      `message 0 is an assistant message, but the history must start with a user message. Remove it, or ` +
+        `put a user message before it (${TOGETHER}).`,
+    );
+  }
+  const seen = new Map<string, number>();
+  for (const group of groups) {
+    for (const use of group.uses) {
+      if (reservedIds.has(use.id)) {
+        throw refuse(
+          `message ${use.index} has a tool_use with id ${use.id}, the id of a tool call running now (its round ` +
+            'follows the history); give it another id.',
+        );
+      }
+      const earlier = seen.get(use.id);
+      if (earlier !== undefined) {
+        throw refuse(
+          `message ${use.index} has a tool_use with id ${use.id}, which message ${earlier} has too: tool_use ids ` +
+            'must be unique.',
+        );
+      }
+      seen.set(use.id, use.index);
+    }
+  }
+  groups.forEach((group, k) => {
+    const before = groups[k - 1];
+    const after = groups[k + 1];
+    const answered = new Set<string>();
+    for (const result of group.results) {
+      if (answered.has(result.id)) {
+        throw refuse(
+          `message ${result.index} (user) answers ${result.id} twice; keep one tool_result for it.`,
+        );
+      }
+      answered.add(result.id);
+      if (!before?.uses.some((u) => u.id === result.id)) {
+        const missing = before
+          ? `${label(before)} has no tool_use with that id`
+          : 'no assistant message comes before it';
+        throw refuse(
+          `message ${result.index} (user) has a tool_result for ${result.id} but ${missing}. A tool_use and ` +
+            `its tool_result go together: remove or change both (${TOGETHER}).`,
+        );
+      }
+    }
+    for (const use of group.uses) {
+      if (!after) {
+        throw refuse(
+          `message ${use.index} (assistant) ends the history with tool_use ${use.id} unanswered: the message ` +
+            `after it must hold its tool_result. Add the result, or remove the call (${TOGETHER}).`,
+        );
+      }
+      if (!after.results.some((r) => r.id === use.id)) {
+        throw refuse(
+          `message ${use.index} (assistant) has a tool_use ${use.id} that ${label(after)} does not answer with a ` +
+            `tool_result. Add the result there, or remove the call (${TOGETHER}).`,
+        );
+      }
+    }
+  });
+}
+
+/** Refuses a history an edit grew past MAX_EDITED_BYTES; `before` is the size it had when the batch began. */
+export function checkSize(messages: EditedMessage[], before: number): number {
+  const bytes = Buffer.byteLength(JSON.stringify(messages));
+  if (bytes > MAX_EDITED_BYTES && bytes > before) {
+    throw refuse(
+      `the working history would be ${megabytes(bytes)} of JSON, over the ${megabytes(MAX_EDITED_BYTES)} an ` +
+        'edit may grow it to. Shorten or remove messages (replace(messages) does it in one step).',
+    );
+  }
+  return bytes;
+}
+
+function checkMessage(message: EditedMessage, index: number): void {
+  const where = `message ${index} (${message.role})`;
+  if (message.content.length === 0) {
+    throw refuse(`${where} has no content blocks; give at least one, or delete the message.`);
+  }
+  message.content.forEach((block, b) => {
+    const at = `${where} block ${b}`;
+    if (!isObject(block) || typeof block.type !== 'string') {
+      throw refuse(`${at} is not a content block (an object with a "type").`);
+    }
+    if (!BLOCK_TYPES.includes(block.type)) {
+      throw refuse(`${at} has type "${block.type}"; known types: ${BLOCK_TYPES.join(', ')}.`);
+    }
+    if (ASSISTANT_ONLY.has(block.type) && message.role !== 'assistant') {
+      throw refuse(`${at} is a ${block.type} block, which only an assistant message may hold.`);
+    }
+    if (block.type === 'tool_result' && message.role !== 'user') {
+      throw refuse(`${at} is a tool_result block, which only a user message may hold.`);
+    }
+    const problem = blockProblem(block);
+    if (problem) throw refuse(`${at} (${block.type}) ${problem}.`);
+  });
+}
+
+/** What is wrong with a block of a known type, or null. */
+function blockProblem(block: ContentBlock): string | null {
+  switch (block.type) {
+    case 'text':
+      return nonEmpty(block.text) ? null : 'needs a non-empty "text"';
+    case 'image':
+    case 'document':
+      return isObject(block.source) ? null : 'needs a "source" object';
+    case 'tool_use':
+      if (!nonEmpty(block.id)) return 'needs an "id"';
+      if (!nonEmpty(block.name)) return 'needs a "name"';
+      return isObject(block.input) ? null : 'needs an "input" object';
+    case 'tool_result': {
+      if (!nonEmpty(block.tool_use_id)) return 'needs a "tool_use_id"';
+      if (block.is_error !== undefined && typeof block.is_error !== 'boolean')
+        return 'has an is_error that is not a boolean';
+      const content = block.content;
+      if (content === undefined || typeof content === 'string') return null;
+      const parts =
+        Array.isArray(content) && content.every((p) => isObject(p) && RESULT_PARTS.has(String(p.type)));
+      return parts
+        ? null
+        : 'has content that is neither a string nor a list of text, image or document blocks';
+    }
+    case 'thinking':
+      return typeof block.thinking === 'string' ? null : 'needs a "thinking" string';
+    default:
+      return typeof block.data === 'string' ? null : 'needs a "data" string';
+  }
+}
+
+interface Group {
+  role: 'user' | 'assistant';
+  from: number;
+  to: number;
+  uses: { id: string; index: number }[];
+  results: { id: string; index: number }[];
+}
+
+/** The messages as sent: consecutive ones of a role are one, so pairing is checked across them. */
+function mergedGroups(messages: EditedMessage[]): Group[] {
+  const groups: Group[] = [];
+  messages.forEach((message, index) => {
+    let group = groups.at(-1);
+    if (!group || group.role !== message.role) {
+      group = { role: message.role, from: index, to: index, uses: [], results: [] };
+      groups.push(group);
+    }
+    group.to = index;
+    for (const block of message.content) {
+      if (block.type === 'tool_use') group.uses.push({ id: String(block.id), index });
+      if (block.type === 'tool_result') group.results.push({ id: String(block.tool_use_id), index });
+    }
+  });
+  return groups;
+}
+
+const label = (group: Group) =>
+  group.from === group.to ? `message ${group.from}` : `messages ${group.from}–${group.to} (sent as one)`;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const nonEmpty = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
