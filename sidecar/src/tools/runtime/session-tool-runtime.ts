@@ -86,7 +86,10 @@ export class SessionToolRuntime implements LoadedToolRegistry {
     const all = [...this.base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
     if (!this.fork) return all;
     const named = this.fork.tools ? new Set(this.fork.tools) : null;
-    return all.filter((t) => !NOT_FOR_FORKS.has(t.name) && (!named || named.has(t.name)));
+    // The scripts' own tools (Memory) come with the scripting tools named: a subset is of the model's tools.
+    return all.filter(
+      (t) => !NOT_FOR_FORKS.has(t.name) && (!named || named.has(t.name) || t.scriptOnly === true),
+    );
   }
 
   /** The tools the model is offered and may call: all but those only scripts call. */
