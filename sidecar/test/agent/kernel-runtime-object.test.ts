@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExperienceList, KernelVariableList } from '../../src/protocol';
+import type { ContextVersionList, ExperienceList, KernelVariableList } from '../../src/protocol';
 import { pythonClientDir } from '../../src/tools/runtime/runtime-assets';
 import { closeTestSessions, FLAVOURS, openTestSession } from '../kernels/kernel-support';
 import { type Harness, startHarness } from '../support/harness';
@@ -10,6 +10,7 @@ import {
   kernelEvents,
   STDLIB_KERNEL_ENV,
 } from '../support/kernel-harness';
+import { systemText } from '../support/model-server';
 
 /**
  * The `runtime` object in a Cairn session's kernels: an agent's cell reaches its own context through it
@@ -137,6 +138,60 @@ describe.each(DRIVERS)('runtime in the kernels of a session, with the $label', (
     expect(result.return_value?.text).toMatch(
       /^"ToolRuntimeError: Cairn's tools are not reachable: CAIRN_TOOL_TOKEN is not set/,
     );
+  });
+
+  it("an agent's cell edits its memory: a refused edit raises SelfRefError, the rest is one agent_edit version after the batch", async () => {
+    const fresh = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'first answer' }] });
+    const first = await h.startTurn(fresh.sessionId, 'first prompt');
+    expect((await h.waitForTurnEnd(first.id)).status).toBe('completed');
+    const code = [
+      'import json',
+      'memory = runtime.selfref.memory',
+      'before = [memory.count(), memory.get(1)]',
+      'memory.update(1, {"role": "assistant", "content": "first answer, rewritten"})',
+      'memory.set_system_prompt("Answer in French.")',
+      'try:',
+      '    memory.append({"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_x", "name": "Read", "input": {}}]})',
+      '    refused = None',
+      'except runtime.SelfRefError as exc:',
+      '    refused = str(exc)',
+      'print(json.dumps({"before": before, "after": memory.all(), "refused": refused,',
+      '                  "prompt": memory.get_system_prompt()}))',
+    ].join('\n');
+    const from = h.model.requests.length;
+    h.model.enqueue(cell(code), done);
+    const turn = await h.startTurn(fresh.sessionId, 'edit yourself');
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+
+    const [printed] = (await printedByCells(h, fresh.sessionId, turn.id)) as {
+      before: [number, unknown];
+      after: { role: string; content: { type: string; text?: string }[] }[];
+      refused: string | null;
+      prompt: string;
+    }[];
+    // The working history is what the model saw before this cell's request: three messages.
+    expect(printed!.before).toEqual([
+      3,
+      { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
+    ]);
+    expect(printed!.after.map((m) => m.content[0]!.text)).toEqual([
+      'first prompt',
+      'first answer, rewritten',
+      'edit yourself',
+    ]);
+    expect(printed!.refused).toMatch(/^Memory edit refused: .*tool_use/);
+    expect(printed!.prompt).toBe('Answer in French.');
+
+    // Applied after the batch: the request after the cell carries the edit and the addition.
+    const next = h.model.requests[from + 1]!.body;
+    expect(JSON.stringify(next.messages[1])).toContain('first answer, rewritten');
+    expect(systemText(next)).toContain('Answer in French.');
+    const versions = await h.api<ContextVersionList>(
+      'GET',
+      `/api/sessions/${fresh.sessionId}/context/versions`,
+    );
+    expect(versions.body.versions.map((v) => v.reason)).toEqual(['initial', 'agent_edit']);
   });
 
   it('is not there in a kernel started without the tool endpoint', async () => {
