@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkPrompt } from '../../src/application/forks/fork-prompt';
 import type { Experience, ForkInfo, SessionDetail, SessionList, Turn, TurnPage } from '../../src/protocol';
 import { forkCall, forkScript, PARENT, spawn, text, withoutCacheMarks } from '../support/fork-script';
-import { type Harness, startHarness } from '../support/harness';
+import { type Harness, startHarness, tempDir } from '../support/harness';
 import { type RecordedRequest, systemText } from '../support/model-server';
 import { lastToolResults } from '../support/tool-results';
 
@@ -42,10 +42,13 @@ describe('forks', () => {
 
   it("starts from the parent's messages before the spawning request; its own edits never reach the parent", async () => {
     const s = forkScript(h.model);
-    const { sessionId } = await h.newSession();
+    const { projectId, sessionId } = await h.newSession();
     s.parent(text('Hello, ready.'));
     await h.waitForTurnEnd((await h.startTurn(sessionId, 'hello')).id);
     await h.api('POST', `/api/sessions/${sessionId}/experiences`, { text: 'parent session note' });
+    const projectNote = (
+      await h.api<Experience>('POST', `/api/projects/${projectId}/experiences`, { text: 'project note' })
+    ).body;
     s.parent(
       { content: [{ type: 'text', text: 'Reading first.' }, read('notes.txt')] },
       { content: [spawn('alpha', 'Count the notes.')] },
@@ -67,6 +70,11 @@ describe('forks', () => {
             name: 'Context',
             input: { method: 'remember', arguments: { text: 'fork project fact', scope: 'project' } },
           },
+          {
+            type: 'tool_use',
+            name: 'Context',
+            input: { method: 'forget', arguments: { id: projectNote.id } },
+          },
         ],
       },
       text('alpha result: 2 notes'),
@@ -85,20 +93,27 @@ describe('forks', () => {
     expect(systemText(first!.body)).toContain('parent session note');
 
     // Its session memory is its own; its parent's project memory it may not change.
-    const [own, project] = lastToolResults(second!);
+    const [own, project, forget] = lastToolResults(second!);
     expect(own!.is_error).toBeUndefined();
     expect(project).toMatchObject({ is_error: true });
     expect(project!.content).toContain("A fork cannot change its parent's project experiences");
+    expect(forget).toMatchObject({ is_error: true });
+    expect(forget!.content).toContain("A fork can forget only its own session's experiences");
     expect(systemText(second!.body)).toContain('fork-only fact');
     const last = parent.at(-1)!;
     expect(systemText(last.body)).not.toContain('fork-only fact');
     const experiences = async (route: string) =>
       (await h.api<{ experiences: Experience[] }>('GET', route)).body.experiences.map((e) => e.text);
-    expect(await experiences(`/api/sessions/${sessionId}/experiences`)).toEqual(['parent session note']);
+    expect(await experiences(`/api/sessions/${sessionId}/experiences`)).toEqual([
+      'parent session note',
+      'project note',
+    ]);
     expect(await experiences(`/api/sessions/${forkId}/experiences`)).toEqual([
       'parent session note',
+      'project note',
       'fork-only fact',
     ]);
+    await h.api('DELETE', `/api/experiences/${projectNote.id}`);
     const versions = await h.api<{ versions: unknown[] }>(
       'GET',
       `/api/sessions/${sessionId}/context/versions`,
@@ -300,6 +315,30 @@ describe('forks', () => {
     expect(all.map((x) => x.id)).not.toContain(fork!.fork_id);
     expect(fs.existsSync(forkDir)).toBe(false);
     expect(h.server.core.runtime.isSessionRunning(fork!.fork_id)).toBe(false);
+  });
+
+  it('deleting the project deletes the forks of its sessions, queued ones too', async () => {
+    const s = forkScript(h.model);
+    const folder = tempDir('fork-project');
+    const project = await h.api<{ id: string }>('POST', '/api/projects', { path: folder });
+    const session = await h.api<{ id: string }>('POST', '/api/sessions', { project_id: project.body.id });
+    const sessionId = session.body.id;
+    const tasks = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    s.parent({ content: tasks.map((t) => spawn(t)) }, forkCall('gather_all'));
+    await h.startTurn(sessionId, 'spawn and wait');
+    await s.waitForRequests(PARENT, 2);
+    await until(
+      () => statusByTask(sessionId),
+      (map) => Object.values(map).filter((x) => x === 'running').length === 4,
+    );
+    const forkIds = (await detail(sessionId)).forks.map((f) => f.fork_id);
+
+    expect((await h.api('DELETE', `/api/projects/${project.body.id}`)).status).toBe(204);
+    for (const id of [sessionId, ...forkIds]) {
+      expect((await h.api('GET', `/api/sessions/${id}`)).status).toBe(404);
+      expect(h.server.core.runtime.isSessionRunning(id)).toBe(false);
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('a fork gets the tools it is given, never Fork; an unknown name is refused with the list', async () => {

@@ -70,8 +70,7 @@ export class SessionService {
   async delete(id: string): Promise<void> {
     this.get(id);
     const forks = this.deps.store.sessions.forks(id).map((f) => f.id);
-    await this.release([id]);
-    await this.release(forks);
+    await this.release([id, ...forks]);
     // The forks' rows go with their parent's (ON DELETE CASCADE).
     this.deps.store.sessions.delete(id);
     this.removeFiles([id, ...forks]);
@@ -82,8 +81,11 @@ export class SessionService {
    * project; their files go too. The rows are left to the caller's delete.
    */
   async release(ids: string[]): Promise<void> {
-    const { runtime, resources } = this.deps;
-    await Promise.all(ids.map((id) => runtime.cancelSessionTurns(id)));
+    const { runtime, resources, store } = this.deps;
+    // Parents first: their turns' ends cancel their forks, queued ones included, so none starts meanwhile.
+    const isFork = (id: string) => (store.sessions.get(id)?.parent_session_id ?? null) !== null;
+    await Promise.all(ids.filter((id) => !isFork(id)).map((id) => runtime.cancelSessionTurns(id)));
+    await Promise.all(ids.filter(isFork).map((id) => runtime.cancelSessionTurns(id)));
     for (const resource of resources) await Promise.all(ids.map((id) => resource.closeSession(id)));
   }
 
