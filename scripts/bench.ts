@@ -6,6 +6,7 @@ import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
 import { benchContext, type ContextBenchOptions } from './bench/context';
+import { benchForks, type ForkBenchOptions } from './bench/forks';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
@@ -28,12 +29,14 @@ const KERNELS: KernelBenchOptions = {
 };
 const CONTEXT: ContextBenchOptions = { sessionTokens: 200_000, runs: 7, warmup: 2, rounds: 40 };
 const TOOLS: ToolRuntimeBenchOptions = { calls: 1000, warmup: 50 };
+const FORKS: ForkBenchOptions = { runs: 30, warmup: 5, historyTurns: 200 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
-  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g).
+  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
+  // BENCH_ONLY=forks section (h).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
@@ -41,6 +44,14 @@ async function main(): Promise<void> {
       const model = await startModelServer();
       try {
         return await benchToolRuntime(model, TOOLS, log);
+      } finally {
+        await model.close();
+      }
+    },
+    forks: async () => {
+      const model = await startModelServer();
+      try {
+        return await benchForks(model, FORKS, log);
       } finally {
         await model.close();
       }
@@ -111,6 +122,9 @@ async function main(): Promise<void> {
 
     log('(g) tool runtime');
     rows.push(...(await benchToolRuntime(model, TOOLS, log)));
+
+    log('(h) forks');
+    rows.push(...(await benchForks(model, FORKS, log)));
   } finally {
     await model.close();
     removeDirs();

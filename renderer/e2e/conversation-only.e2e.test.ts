@@ -31,6 +31,7 @@ describe('conversation-only mode', () => {
     expect(suite.ui.model.requests.at(-1)?.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'Fork',
       'ToolControl',
     ]);
     await screenshot(page, 'conversation-only');

@@ -45,7 +45,14 @@ export interface AgentRuntimeOptions {
   compactionQueue: CompactionQueue;
   /** The agent's memory edits (runtime.selfref.memory), applied after each batch like the queue. */
   memoryEdits: MemoryEdits;
+  /**
+   * Called as a turn ends, before its end is recorded (its forks are cancelled there); the turn's `done`
+   * waits for it.
+   */
+  turnEnding?: (sessionId: string, turnId: string) => Promise<void>;
 }
+
+type TurnOutcome = Parameters<TurnRunner['finish']>[1];
 
 interface RunningTurn {
   sessionId: string;
@@ -145,7 +152,24 @@ export class AgentRuntime {
     turnId: string,
     projectId: string | null,
     signal: AbortSignal,
-  ) {
+  ): Promise<void> {
+    const setupIds = { sessionId: tools.sessionId, turnId };
+    const outcome = await this.outcome(tools, turnId, projectId, signal);
+    // What the turn started (its forks) ends before the turn's end is recorded, however it ended.
+    try {
+      await this.options.turnEnding?.(setupIds.sessionId, turnId);
+    } catch (error) {
+      this.options.logger.warn('ending what a turn started failed', { turn: turnId, error });
+    }
+    this.runner.finish(setupIds, outcome);
+  }
+
+  private async outcome(
+    tools: SessionToolRuntime,
+    turnId: string,
+    projectId: string | null,
+    signal: AbortSignal,
+  ): Promise<TurnOutcome> {
     const sessionId = tools.sessionId;
     const setupIds = { sessionId, turnId };
     try {
@@ -163,7 +187,7 @@ export class AgentRuntime {
         maxRetries: this.options.modelMaxRetries ?? 2,
         logger: this.options.logger,
       });
-      const outcome = await this.runner.run({
+      return await this.runner.run({
         ...setupIds,
         projectRoot,
         tools,
@@ -172,12 +196,8 @@ export class AgentRuntime {
         client,
         signal,
       });
-      this.runner.finish(setupIds, outcome);
     } catch (error) {
-      if (signal.aborted) {
-        this.runner.finish(setupIds, { status: 'cancelled' });
-        return;
-      }
+      if (signal.aborted) return { status: 'cancelled' };
       const failure =
         error instanceof CairnError
           ? error
@@ -186,7 +206,7 @@ export class AgentRuntime {
               logDir: this.options.logDir,
             });
       if (error instanceof CairnError) this.options.logger.warn('turn setup failed', { turn: turnId, error });
-      this.runner.finish(setupIds, { status: 'failed', error: failure.toJSON() });
+      return { status: 'failed', error: failure.toJSON() };
     }
   }
 
@@ -281,10 +301,10 @@ export class AgentRuntime {
     }
     this.store.transaction(() => {
       // A background call's script may have been waiting for an approval that no turn closes.
-      for (const sessionId of new Set(calls.map((c) => c.session_id))) {
-        const ids = calls.filter((c) => c.session_id === sessionId).map((c) => c.id);
-        this.broker.closeForToolCalls(sessionId, ids, 'Cairn stopped while the call waited.');
-      }
+      this.broker.closeForToolCalls(
+        calls.map((c) => c.id),
+        'Cairn stopped while the call waited.',
+      );
       for (const call of calls) {
         const result = results.get(call.id) ?? note;
         const finished = this.store.toolCalls.finish(call.id, {

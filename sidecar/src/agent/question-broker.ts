@@ -21,7 +21,8 @@ export class QuestionBroker implements UserQuestions {
 
   ask(input: AskInput, signal: AbortSignal, options: { detached?: boolean } = {}): Promise<string> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    const question = this.store.questions.create(input);
+    const asked = this.askedWhere(input);
+    const question = this.store.questions.create(asked);
     if (options.detached) this.detached.add(question.id);
     // Listen for the answer and the cancel before announcing the question: a listener of the
     // announcement may answer or cancel at once.
@@ -31,7 +32,7 @@ export class QuestionBroker implements UserQuestions {
         this.detached.delete(question.id);
         // Nobody waits for the answer any more (the call or its turn was stopped): nothing may offer it.
         const why = signal.reason instanceof Error ? signal.reason.message : 'The call was stopped.';
-        this.close(input.sessionId, question.id, why);
+        this.close(asked.sessionId, question.id, why);
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -42,8 +43,18 @@ export class QuestionBroker implements UserQuestions {
         resolve(answer);
       });
     });
-    this.store.events.append(input.sessionId, { type: 'question.required', turn_id: input.turnId, question });
+    this.store.events.append(asked.sessionId, { type: 'question.required', turn_id: asked.turnId, question });
     return answered;
+  }
+
+  /**
+   * A fork's question is asked in its parent's session, under the turn that spawned it: the person answers
+   * where they watch (and `cairn run` stops there), and the fork's call waits for that answer.
+   */
+  private askedWhere(input: AskInput): AskInput {
+    const fork = this.store.sessions.forkOrigin(input.sessionId);
+    if (!fork) return input;
+    return { ...input, sessionId: fork.parentSessionId, turnId: fork.parentTurnId, forkId: input.sessionId };
   }
 
   answer(questionId: string, answer: string): Question {
@@ -88,9 +99,10 @@ export class QuestionBroker implements UserQuestions {
   }
 
   /** Closes the pending questions of tool calls that ended without an answer (after a crash). */
-  closeForToolCalls(sessionId: string, toolCallIds: string[], reason: string): void {
+  closeForToolCalls(toolCallIds: string[], reason: string): void {
     for (const question of this.store.questions.pendingForToolCalls(toolCallIds)) {
-      this.close(sessionId, question.id, reason, question.turn_id);
+      // A fork's question was asked in its parent's session: it is closed there.
+      this.close(question.session_id, question.id, reason, question.turn_id);
     }
   }
 

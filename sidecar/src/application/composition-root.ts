@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
+import { forkTool } from '../agent/fork-tool';
 import { QuestionBroker } from '../agent/question-broker';
 import { secureDataDir } from '../config/data-dir-permissions';
 import { envFlag, envInt } from '../config/env-flags';
@@ -24,6 +25,7 @@ import { compactorPorts } from './context/compactor-ports';
 import { ContextService } from './context/context-service';
 import { EventFeed } from './events/event-feed';
 import { ExperienceService } from './experiences/experience-service';
+import { ForkService } from './forks/fork-service';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
 import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
@@ -65,6 +67,8 @@ export interface Services {
   projects: ProjectService;
   sessions: SessionService;
   turns: TurnService;
+  /** The forks turns spawn (the Fork tool's side); sessions list them. */
+  forks: ForkService;
   toolCalls: ToolCallService;
   questions: QuestionService;
   permissions: PermissionRuleService;
@@ -258,7 +262,14 @@ function buildServices(store: Store, options: BuildOptions) {
   const contextTools: ToolSource = {
     toolsForTurn: async () => (context ? [contextTool(context), memoryTool(memoryEdits)] : []),
   };
-  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools];
+  // Fork reaches its service the same way: the service needs the runtime, which needs the tools.
+  let forks: ForkService | null = null;
+  // CAIRN_FORK_LIMIT=0 turns forks off: the model is not offered Fork.
+  const forkLimit = envInt(env.CAIRN_FORK_LIMIT, 4);
+  const forkTools: ToolSource = {
+    toolsForTurn: async () => (forks && forkLimit > 0 ? [forkTool(forks)] : []),
+  };
+  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools, forkTools];
   if (kernels) toolSources.push(kernels);
   if (mcpSessions) toolSources.push(mcpSessions);
   const broker = new QuestionBroker(store);
@@ -282,6 +293,7 @@ function buildServices(store: Store, options: BuildOptions) {
     sandbox: sandboxOf,
     ...(loader ? { loadTool: (registry: LoadedToolRegistry) => loadToolTool(loader, registry) } : {}),
   });
+  const runtimeOfTools = toolRuntime;
   runtime = new AgentRuntime({
     store,
     files,
@@ -296,6 +308,19 @@ function buildServices(store: Store, options: BuildOptions) {
     compactor,
     compactionQueue,
     memoryEdits,
+    // A turn's forks end with it.
+    turnEnding: async (_sessionId, turnId) => forks?.parentTurnEnding(turnId),
+  });
+  forks = new ForkService({
+    store,
+    runtime,
+    toolNames: (sessionId) =>
+      runtimeOfTools
+        .session(sessionId)
+        .modelTools()
+        .map((t) => t.name),
+    limit: forkLimit,
+    logger: logger.child({ component: 'forks' }),
   });
   const experiences = new ExperienceService(store);
   context = new ContextService({
@@ -310,14 +335,13 @@ function buildServices(store: Store, options: BuildOptions) {
   });
 
   // A changed setting stops what runs under the old one: shell commands and loaded tools, kernels restart.
-  const runtimeOfTools = toolRuntime;
   sandbox.onChange((ids) => runtimeOfTools.sandboxChanged(ids));
   if (kernels) sandbox.onChange((ids) => kernels.sandboxChanged(ids));
 
   const resources: SessionResource[] = [toolRuntime];
   if (kernels) resources.push(kernels);
   if (mcpSessions) resources.push(mcpSessions);
-  const sessions = new SessionService({ store, runtime, files, resources, conversationOnly });
+  const sessions = new SessionService({ store, runtime, files, resources, conversationOnly, forks });
   const permissions = new PermissionRuleService(store);
   const services: Services = {
     info: new SidecarInfo({
@@ -329,6 +353,7 @@ function buildServices(store: Store, options: BuildOptions) {
     projects: new ProjectService({ store, sessions, conversationOnly, python: projectPython, sandbox }),
     sessions,
     turns: new TurnService({ store, runtime }),
+    forks,
     toolCalls: new ToolCallService({ store, files }),
     questions: new QuestionService({ store, runtime, permissions }),
     permissions,

@@ -68,6 +68,7 @@ export class EventPrinter {
         return;
       case 'question.required':
         for (const line of questionLines(event.question, this.workspace)) this.note(line);
+        if (event.question.fork_id) this.note(`  asked by fork ${event.question.fork_id}`);
         return;
       case 'turn.failed':
         this.note(`✗ ${event.error.message}`);
@@ -80,6 +81,9 @@ export class EventPrinter {
         return;
       case 'mcp.server':
         this.note(mcpServerLine(event));
+        return;
+      case 'fork.updated':
+        this.note(`⑂ Fork ${event.fork.fork_id} (${event.fork.task}): ${event.fork.status}`);
         return;
       case 'context.compacted':
         this.note(

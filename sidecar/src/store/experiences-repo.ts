@@ -12,6 +12,8 @@ export class ExperiencesRepo {
     projectId: string | null;
     text: string;
     author: Experience['author'];
+    /** A copy (a fork's) keeps its original's time, so the list keeps its order. */
+    createdAt?: string;
   }): Experience {
     const id = newId('exp');
     const time = now();
@@ -20,7 +22,16 @@ export class ExperiencesRepo {
         `INSERT INTO experiences (id, scope, session_id, project_id, text, author, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, input.scope, input.sessionId, input.projectId, input.text, input.author, time, time);
+      .run(
+        id,
+        input.scope,
+        input.sessionId,
+        input.projectId,
+        input.text,
+        input.author,
+        input.createdAt ?? time,
+        time,
+      );
     return this.get(id)!;
   }
 

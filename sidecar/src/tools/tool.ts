@@ -19,6 +19,8 @@ export interface ToolContext {
   /** The project's folder, already resolved with realpath; null for a conversation without a project. */
   projectRoot: string | null;
   sessionId: string;
+  /** The turn the call belongs to (a script's call: its parent call's turn). */
+  turnId: string;
   toolCallId: string;
   /** Folder holding this session's tool-call results; `Read` may read files inside it. */
   sessionResultsDir: string;

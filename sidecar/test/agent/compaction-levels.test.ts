@@ -177,11 +177,12 @@ describe('compaction by the threshold', () => {
   });
 
   it('a tool result too large for any level fails the turn, naming it', async () => {
-    // Under the limit that sends a result to a file, and larger than what this window leaves beside the tools.
+    // Under the limit that sends a result to a file, larger than the tool catalog, and than what this window
+    // leaves beside the tools.
     await useWindow(h, { context_window: 7000, max_tokens: 1000, compact_threshold: 0.8 });
     fs.writeFileSync(
       path.join(h.projectDir, 'huge.txt'),
-      `${'a long line of a huge file that will not fit\n'.repeat(250)}`,
+      `${'a long line of a huge file that will not fit\n'.repeat(265)}`,
     );
     const { sessionId } = await h.newSession();
     script(h, [readRound('huge.txt'), done()]);

@@ -31,6 +31,7 @@ describe('what the model is told', () => {
     expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'Fork',
       'ToolControl',
     ]);
   });
@@ -250,6 +251,7 @@ describe('conversation-only deployments', () => {
     expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'Fork',
       'ToolControl',
     ]);
   });

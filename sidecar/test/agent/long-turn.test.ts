@@ -11,7 +11,7 @@ import type { MessagesRequestBody } from '../support/model-server';
 import { unmarked } from '../support/prompt-cache';
 
 const ROUNDS = 200;
-// 13k: the tools (the runtime's ToolControl and LoadTool among them) take about 3k of it.
+// 14k: the tools (the runtime's ToolControl and LoadTool, and Fork, among them) take about 4k of it.
 const WINDOW = 13_000;
 const USABLE = WINDOW - 1000;
 
@@ -23,7 +23,7 @@ describe(`a turn of ${ROUNDS} tool rounds in a small window`, () => {
   let compacted: Extract<CairnEvent, { type: 'context.compacted' }>[];
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ env: { CAIRN_FORK_LIMIT: '0' } });
     await useWindow(h, { context_window: WINDOW, max_tokens: 1000, compact_threshold: 0.7 });
     // About 1,200 tokens a read: without compaction the window is full after a few rounds.
     fs.writeFileSync(
@@ -47,6 +47,10 @@ describe(`a turn of ${ROUNDS} tool rounds in a small window`, () => {
     expect(turn.status).toBe('completed');
     expect(turn.error).toBeNull();
     expect(requests).toHaveLength(ROUNDS + 1);
+    // CAIRN_FORK_LIMIT=0: the model is not offered Fork.
+    const names = (requests[0]!.tools ?? []).map((t: { name: string }) => t.name);
+    expect(names).toContain('Context');
+    expect(names).not.toContain('Fork');
   });
 
   it('keeps every message and every result whole in the history', () => {

@@ -36,6 +36,7 @@ describe('sessions whose project is gone or not allowed', () => {
     expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'Fork',
       'ToolControl',
     ]);
   });

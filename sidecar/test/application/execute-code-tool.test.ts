@@ -118,6 +118,7 @@ function context(opts: { background: boolean; token?: string }): ToolContext & {
   return {
     projectRoot,
     sessionId,
+    turnId: 'turn-test',
     toolCallId: 'tc_exec',
     sessionResultsDir: path.join(dataDir, 'results'),
     callDir: path.join(dataDir, 'results', 'tc_exec'),

@@ -35,7 +35,7 @@ describe('cairn run, conversation-only', { timeout: 120_000 }, () => {
       `cairn: Conversation-only (CAIRN_CONVERSATION_ONLY): ${workspace} is not opened`,
     );
     const first = model.requests[0]!.body;
-    expect(first.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context', 'ToolControl']);
+    expect(first.tools?.map((t) => t.name)).toEqual(['AskUserQuestion', 'Context', 'Fork', 'ToolControl']);
     expect(String(first.system)).not.toContain(workspace);
     expect(JSON.stringify(model.requests[1]!.body.messages.at(-1))).toContain('There is no tool named Bash');
   });
@@ -74,6 +74,7 @@ describe('cairn run, conversation-only', { timeout: 120_000 }, () => {
       expect(model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
         'AskUserQuestion',
         'Context',
+        'Fork',
         'ToolControl',
       ]);
     } finally {

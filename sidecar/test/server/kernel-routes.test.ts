@@ -411,6 +411,7 @@ describe('kernel lifecycle', () => {
     expect(h.model.requests[0]!.body.tools?.map((t) => t.name)).toEqual([
       'AskUserQuestion',
       'Context',
+      'Fork',
       'ToolControl',
     ]);
   });

@@ -27,6 +27,7 @@ export function callContext(projectRoot: string, toolCallId = 'call-1'): CallCon
   const ctx: CallContext = {
     projectRoot,
     sessionId: 'session-test',
+    turnId: 'turn-test',
     toolCallId,
     sessionResultsDir: path.join(projectRoot, '.results'),
     callDir: path.join(projectRoot, '.results', toolCallId),

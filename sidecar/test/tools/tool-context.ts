@@ -27,6 +27,7 @@ export function makeContext(opts: TestContextOptions): TestContext {
   const ctx: TestContext = {
     projectRoot: opts.projectRoot,
     sessionId: 'session-test',
+    turnId: 'turn-test',
     toolCallId: 'call-test',
     sessionResultsDir: opts.sessionResultsDir ?? path.join(os.tmpdir(), 'cairn-no-results-dir'),
     callDir: path.join(opts.sessionResultsDir ?? path.join(os.tmpdir(), 'cairn-no-results-dir'), 'call-test'),

@@ -12,7 +12,7 @@ import type { ContextToolPort } from '../../context/context-tool';
 import { buildView, type ContextView, viewMessages, viewUnits } from '../../context/context-view';
 import { nextRequestSize } from '../../context/request-size';
 import type { SummaryCall } from '../../context/summary-writer';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import type {
   CompactRequest,
@@ -171,14 +171,29 @@ export class ContextService implements ContextToolPort {
   }
 
   remember(sessionId: string, text: string, scope: ExperienceScope): Experience {
+    if (scope === 'project' && this.isFork(sessionId)) {
+      throw badRequest(
+        'A fork cannot change its parent\'s project experiences: remember it with scope "session" (this fork\'s own), or put it in your final reply for the parent to keep.',
+      );
+    }
     return this.options.memory.addToSession(sessionId, { text, scope }, 'agent');
   }
 
   forget(sessionId: string, id: string): void {
     // The agent forgets only what it can see: this session's experiences and its project's.
-    if (!this.options.memory.listForSession(sessionId).some((e) => e.id === id))
-      throw notFound('Experience', id);
+    const experience = this.options.memory.listForSession(sessionId).find((e) => e.id === id);
+    if (!experience) throw notFound('Experience', id);
+    // A fork sees its project's experiences but may not change them: they are its parent's too.
+    if (experience.scope !== 'session' && this.isFork(sessionId)) {
+      throw badRequest(
+        `A fork can forget only its own session's experiences; ${id} is its project's, kept for its parent too.`,
+      );
+    }
     this.options.memory.remove(id);
+  }
+
+  private isFork(sessionId: string): boolean {
+    return this.options.store.sessions.forkOrigin(sessionId) !== null;
   }
 
   private session(sessionId: string) {

@@ -1,6 +1,13 @@
 import type { AgentRuntime } from '../../agent/agent-runtime';
 import { CairnError, notFound } from '../../errors';
-import type { CreateSessionRequest, ListSessionsQuery, Session, UpdateSessionRequest } from '../../protocol';
+import type {
+  CreateSessionRequest,
+  ForkInfo,
+  ListSessionsQuery,
+  Session,
+  SessionDetail,
+  UpdateSessionRequest,
+} from '../../protocol';
 import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
 import type { SessionResource } from './session-resources';
@@ -12,6 +19,8 @@ export interface SessionServiceDeps {
   /** What each session holds besides its rows and files (kernels, MCP connections). */
   resources: SessionResource[];
   conversationOnly: boolean;
+  /** The forks a session's turns spawned, with their status and response. */
+  forks: { list(parentSessionId: string): ForkInfo[] };
 }
 
 /** Sessions: made in a project or as plain conversations, listed, renamed, switched in mode, deleted. */
@@ -43,18 +52,28 @@ export class SessionService {
     return session;
   }
 
+  /** A session with its forks (none for a fork, which spawns none). */
+  detail(id: string): SessionDetail {
+    return { ...this.get(id), forks: this.deps.forks.list(id) };
+  }
+
   update(id: string, patch: UpdateSessionRequest): Session {
     const session = this.deps.store.sessions.update(id, patch);
     if (!session) throw notFound('Session', id);
     return session;
   }
 
-  /** Cancels its turns, releases its kernels and MCP servers, then removes its rows and files. */
+  /**
+   * Cancels its turns, releases its kernels and MCP servers, then removes its rows and files; its forks go
+   * with it (its turn's end cancels them first).
+   */
   async delete(id: string): Promise<void> {
     this.get(id);
-    await this.release([id]);
+    const forks = this.deps.store.sessions.forks(id).map((f) => f.id);
+    await this.release([id, ...forks]);
+    // The forks' rows go with their parent's (ON DELETE CASCADE).
     this.deps.store.sessions.delete(id);
-    this.deps.files.removeSession(id);
+    this.removeFiles([id, ...forks]);
   }
 
   /**
@@ -62,8 +81,11 @@ export class SessionService {
    * project; their files go too. The rows are left to the caller's delete.
    */
   async release(ids: string[]): Promise<void> {
-    const { runtime, resources } = this.deps;
-    await Promise.all(ids.map((id) => runtime.cancelSessionTurns(id)));
+    const { runtime, resources, store } = this.deps;
+    // Parents first: their turns' ends cancel their forks, queued ones included, so none starts meanwhile.
+    const isFork = (id: string) => (store.sessions.get(id)?.parent_session_id ?? null) !== null;
+    await Promise.all(ids.filter((id) => !isFork(id)).map((id) => runtime.cancelSessionTurns(id)));
+    await Promise.all(ids.filter(isFork).map((id) => runtime.cancelSessionTurns(id)));
     for (const resource of resources) await Promise.all(ids.map((id) => resource.closeSession(id)));
   }
 

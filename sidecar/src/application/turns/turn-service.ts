@@ -1,5 +1,5 @@
 import type { AgentRuntime } from '../../agent/agent-runtime';
-import { notFound } from '../../errors';
+import { CairnError, notFound } from '../../errors';
 import type {
   EventList,
   ListEventsQuery,
@@ -19,6 +19,13 @@ export class TurnService {
   /** Starts a turn, or returns the one this request_id already started. */
   start(sessionId: string, request: StartTurnRequest): Turn {
     const { store, runtime } = this.deps;
+    const parent = store.sessions.get(sessionId)?.parent_session_id;
+    if (parent) {
+      throw new CairnError(
+        'conflict',
+        `Session ${sessionId} is a fork. A fork runs only its task; it is read-only: continue in its parent session ${parent}.`,
+      );
+    }
     const { turn, created } = runtime.startTurn(sessionId, request.prompt, request.request_id);
     // A session still called by its default name takes its title from the first prompt.
     if (created && turn.ordinal === 1 && store.sessions.get(sessionId)?.title === DEFAULT_SESSION_TITLE) {

@@ -3,6 +3,7 @@ import {
   CreateSessionRequest,
   ListSessionsQuery,
   type Session,
+  type SessionDetail,
   type SessionList,
   UpdateSessionRequest,
 } from '../../protocol';
@@ -24,7 +25,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     async (req): Promise<SessionList> => ({ sessions: sessions.list(parse(ListSessionsQuery, req.query)) }),
   );
 
-  app.get<IdParams>('/api/sessions/:id', async (req): Promise<Session> => sessions.get(req.params.id));
+  app.get<IdParams>(
+    '/api/sessions/:id',
+    async (req): Promise<SessionDetail> => sessions.detail(req.params.id),
+  );
 
   app.patch<IdParams>(
     '/api/sessions/:id',

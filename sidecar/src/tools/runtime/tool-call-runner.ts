@@ -273,6 +273,7 @@ export class ToolCallRunner {
       const ctx: ToolContext = {
         projectRoot: request.projectRoot,
         sessionId: request.sessionId,
+        turnId: request.turnId,
         toolCallId: callId,
         sessionResultsDir: files.sessionResultsDir(request.sessionId),
         callDir,
