@@ -54,6 +54,7 @@ import {
   Question,
   QuestionList,
   Session,
+  SessionDetail,
   SessionList,
   ToolCall,
   ToolCallOutput,
@@ -124,7 +125,8 @@ export class CairnClient {
     ).sessions;
   createSession = (input: { project_id?: string | null; title?: string; approval?: ApprovalMode }) =>
     this.request('POST', '/api/sessions', Session, input);
-  getSession = (id: string) => this.request('GET', `/api/sessions/${enc(id)}`, Session);
+  /** One session with the forks its turns spawned (a fork itself is read here: the list leaves forks out). */
+  getSession = (id: string) => this.request('GET', `/api/sessions/${enc(id)}`, SessionDetail);
   updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode }) =>
     this.request('PATCH', `/api/sessions/${enc(id)}`, Session, patch);
   deleteSession = (id: string) => this.request('DELETE', `/api/sessions/${enc(id)}`, null);
