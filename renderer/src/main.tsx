@@ -11,6 +11,7 @@ import './styles/kernel.css';
 import './styles/mcp.css';
 import './styles/context.css';
 import './styles/background.css';
+import './styles/forks.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -125,7 +125,7 @@ export class CairnClient {
     ).sessions;
   createSession = (input: { project_id?: string | null; title?: string; approval?: ApprovalMode }) =>
     this.request('POST', '/api/sessions', Session, input);
-  /** A session with the forks its turns spawned (their status and response). */
+  /** One session with the forks its turns spawned (a fork itself is read here: the list leaves forks out). */
   getSession = (id: string) => this.request('GET', `/api/sessions/${enc(id)}`, SessionDetail);
   updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode }) =>
     this.request('PATCH', `/api/sessions/${enc(id)}`, Session, patch);

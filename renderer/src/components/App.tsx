@@ -6,6 +6,7 @@ import { type Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { BackendReconnector } from '../state/backend-reconnector';
 import { useAsync } from '../state/use-async';
+import { useOpenSession } from '../state/use-open-session';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
 import { OpenProjectDialog } from './OpenProjectDialog';
@@ -114,7 +115,13 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
     [client, refresh],
   );
 
-  const currentSession: Session | null = sessions.value?.find((s) => s.id === selected) ?? null;
+  const currentSession: Session | null = useOpenSession(client, sessions.value, selected);
+  const parentId = currentSession?.parent_session_id ?? null;
+  const parentTitle = sessions.value?.find((s) => s.id === parentId)?.title ?? null;
+  const openSession = useCallback((id: string) => {
+    setSelected(id);
+    setView('chat');
+  }, []);
 
   // A layout effect, so the shortcuts work from the first paint rather than a moment after it.
   useLayoutEffect(() => {
@@ -156,13 +163,11 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
       <Sidebar
         projects={showProjects ? (projects.value ?? []) : []}
         sessions={sessions.value ?? []}
-        selectedId={selected}
+        // A fork is not listed: its parent stays marked while it is open.
+        selectedId={parentId ?? selected}
         showProjects={showProjects}
         remoteHost={remoteHost}
-        onSelect={(id) => {
-          setSelected(id);
-          setView('chat');
-        }}
+        onSelect={openSession}
         onOpenProject={() => setOpeningProject(true)}
         onNewSession={(projectId) => void createSession(projectId)}
         onRename={async (id, title) => {
@@ -266,6 +271,8 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               kernels={caps.value?.kernels ?? false}
               backgroundTasks={caps.value?.shell ?? false}
               panelTarget={panelOpen ? panelTarget : null}
+              onOpenSession={openSession}
+              parentTitle={parentTitle}
             />
           )
         ) : (

@@ -1,5 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { createPortal } from 'react-dom';
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import type { EventStream, StreamState } from '../api/event-stream';
@@ -16,6 +24,8 @@ import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
 import { ContextPanel, type ContextRequest } from './context/ContextPanel';
 import { ExperiencesPanel } from './experiences/ExperiencesPanel';
+import { ForkBanner } from './forks/ForkBanner';
+import { ForkTasks } from './forks/fork-tasks';
 import { KernelPanel } from './kernel/KernelPanel';
 import { McpSessionPanel } from './mcp/McpSessionPanel';
 import { SessionHeader } from './SessionHeader';
@@ -27,7 +37,10 @@ const noSubscribe = () => () => {};
 const LOADING = loadingSnapshot('');
 const beforeController = (): SessionSnapshot => LOADING;
 
-/** The open session: a virtualized reading column of turns, "Load earlier", and the composer. */
+/**
+ * The open session: a virtualized reading column of turns, "Load earlier", and the composer. A fork's
+ * conversation is read-only: a banner leads back to its parent, and nothing here starts work in it.
+ */
 export function Conversation(props: {
   client: CairnClient;
   stream: EventStream;
@@ -47,8 +60,14 @@ export function Conversation(props: {
   backgroundTasks?: boolean;
   /** Where the side panel's content goes while it is open (null when closed). */
   panelTarget?: HTMLElement | null;
+  /** Opens another session: a fork from its row, a fork's parent from its banner. */
+  onOpenSession?(id: string): void;
+  /** The parent's title, when this session is a fork and its parent is known. */
+  parentTitle?: string | null;
 }) {
   const t = useT();
+  const parentId = props.session.parent_session_id;
+  const readOnly = parentId !== null;
   // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
   const [controller, setController] = useState<SessionController | null>(null);
   const [kernelController, setKernelController] = useState<KernelController | null>(null);
@@ -95,6 +114,8 @@ export function Conversation(props: {
     controller?.subscribe ?? noSubscribe,
     controller?.getSnapshot ?? beforeController,
   );
+
+  const forkTasks = useMemo(() => new Map(snapshot.forks.map((f) => [f.fork_id, f.task])), [snapshot.forks]);
 
   const context = useContextInfo(props.client, props.session.id, controller);
   const compaction = useCompactNow(props.client, props.session.id, context.reload);
@@ -155,107 +176,121 @@ export function Conversation(props: {
     onSessionChanged();
   }, [runningId, onSessionChanged]);
 
+  const onOpenSession = props.onOpenSession;
   return (
     <SessionHasProject.Provider value={props.session.project_id !== null}>
-      <section className="conversation" aria-label={props.session.title}>
-        <SessionHeader
-          client={props.client}
-          session={props.session}
-          project={props.project ?? null}
-          streamState={props.streamState}
-          modelName={props.modelName}
-          onChanged={props.onSessionChanged}
-          onTogglePanel={props.onTogglePanel}
-          context={context.value}
-          onOpenContext={() => showContext()}
-          waiting={waiting.questions.length}
-        />
-        <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
-          <div className="transcript-inner">
-            {snapshot.nextBefore !== null && (
-              <div className="load-earlier">
-                <button type="button" onClick={() => void loadEarlier()} disabled={snapshot.loadingEarlier}>
-                  {snapshot.loadingEarlier ? t('common.loading') : t('transcript.loadEarlier')}
-                </button>
+      <ForkTasks.Provider value={forkTasks}>
+        <section className="conversation" aria-label={props.session.title}>
+          <SessionHeader
+            client={props.client}
+            session={props.session}
+            project={props.project ?? null}
+            streamState={props.streamState}
+            modelName={props.modelName}
+            onChanged={props.onSessionChanged}
+            onTogglePanel={props.onTogglePanel}
+            context={context.value}
+            onOpenContext={() => showContext()}
+            waiting={waiting.questions.length}
+            readOnly={readOnly}
+          />
+          {parentId !== null && (
+            <ForkBanner
+              parentTitle={props.parentTitle ?? null}
+              onOpenParent={onOpenSession ? () => onOpenSession(parentId) : undefined}
+            />
+          )}
+          <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
+            <div className="transcript-inner">
+              {snapshot.nextBefore !== null && (
+                <div className="load-earlier">
+                  <button type="button" onClick={() => void loadEarlier()} disabled={snapshot.loadingEarlier}>
+                    {snapshot.loadingEarlier ? t('common.loading') : t('transcript.loadEarlier')}
+                  </button>
+                </div>
+              )}
+              {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
+              {!snapshot.loading && !snapshot.error && snapshot.turns.length === 0 && (
+                <p className="muted transcript-empty">{t('transcript.empty')}</p>
+              )}
+              {snapshot.error && (
+                <p className="error-text" role="alert">
+                  {snapshot.error}
+                </p>
+              )}
+              <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
+                {virtualizer.getVirtualItems().map((row) => {
+                  const view = snapshot.turns[row.index]!;
+                  return (
+                    <div
+                      key={row.key}
+                      data-index={row.index}
+                      ref={virtualizer.measureElement}
+                      className="virtual-row"
+                      style={{ transform: `translateY(${row.start}px)` }}
+                    >
+                      <TurnBlock
+                        view={view}
+                        client={props.client}
+                        onAnswer={async (id, answer) => controller?.answer(id, answer)}
+                        onRetry={() => void controller?.retry(view.turn.id)}
+                        onOpenSettings={props.onOpenSettings}
+                        onViewVersion={showContext}
+                        onOpenSession={onOpenSession}
+                      />
+                    </div>
+                  );
+                })}
               </div>
-            )}
-            {snapshot.loading && <p className="muted">{t('common.loading')}</p>}
-            {!snapshot.loading && !snapshot.error && snapshot.turns.length === 0 && (
-              <p className="muted transcript-empty">{t('transcript.empty')}</p>
-            )}
-            {snapshot.error && (
-              <p className="error-text" role="alert">
-                {snapshot.error}
-              </p>
-            )}
-            <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
-              {virtualizer.getVirtualItems().map((row) => {
-                const view = snapshot.turns[row.index]!;
-                return (
-                  <div
-                    key={row.key}
-                    data-index={row.index}
-                    ref={virtualizer.measureElement}
-                    className="virtual-row"
-                    style={{ transform: `translateY(${row.start}px)` }}
-                  >
-                    <TurnBlock
-                      view={view}
-                      client={props.client}
-                      onAnswer={async (id, answer) => controller?.answer(id, answer)}
-                      onRetry={() => void controller?.retry(view.turn.id)}
-                      onOpenSettings={props.onOpenSettings}
-                      onViewVersion={showContext}
-                    />
-                  </div>
-                );
-              })}
             </div>
           </div>
-        </div>
-        <Composer
-          running={running !== null}
-          onSend={async (prompt) => {
-            following.current = true;
-            await controller?.send(prompt);
-            props.onSessionChanged();
-          }}
-          onCancel={async () => controller?.cancel()}
-        />
-        {controller &&
-          props.panelTarget &&
-          createPortal(
-            <>
-              <ContextPanel
-                client={props.client}
-                sessionId={props.session.id}
-                info={context.value}
-                infoError={context.error}
-                compaction={compaction}
-                turnRunning={running !== null}
-                request={contextRequest}
-              />
-              <ExperiencesPanel
-                client={props.client}
-                source={controller}
-                sessionId={props.session.id}
-                projectId={props.session.project_id}
-              />
-              {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
-              {kernelController && (
-                <>
-                  <McpSessionPanel
-                    client={props.client}
-                    source={controller}
-                    sessionId={controller.sessionId}
-                  />
-                  <KernelPanel client={props.client} controller={kernelController} />
-                </>
-              )}
-            </>,
-            props.panelTarget,
+          {!readOnly && (
+            <Composer
+              running={running !== null}
+              onSend={async (prompt) => {
+                following.current = true;
+                await controller?.send(prompt);
+                props.onSessionChanged();
+              }}
+              onCancel={async () => controller?.cancel()}
+            />
           )}
-      </section>
+          {controller &&
+            props.panelTarget &&
+            createPortal(
+              <>
+                <ContextPanel
+                  client={props.client}
+                  sessionId={props.session.id}
+                  info={context.value}
+                  infoError={context.error}
+                  compaction={compaction}
+                  turnRunning={running !== null}
+                  request={contextRequest}
+                  readOnly={readOnly}
+                />
+                <ExperiencesPanel
+                  client={props.client}
+                  source={controller}
+                  sessionId={props.session.id}
+                  projectId={props.session.project_id}
+                />
+                {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
+                {kernelController && (
+                  <>
+                    <McpSessionPanel
+                      client={props.client}
+                      source={controller}
+                      sessionId={controller.sessionId}
+                    />
+                    <KernelPanel client={props.client} controller={kernelController} />
+                  </>
+                )}
+              </>,
+              props.panelTarget,
+            )}
+        </section>
+      </ForkTasks.Provider>
     </SessionHasProject.Provider>
   );
 }

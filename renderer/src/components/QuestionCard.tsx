@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AnswerQuestionRequest, Question } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { ApprovalChoices } from './ApprovalChoices';
 import { ApprovalInput } from './ApprovalInput';
+import { ForkTasks } from './forks/fork-tasks';
 import { countInvisibleIn } from './invisible-chars';
 import { MarkedText } from './MarkedText';
 
@@ -33,6 +34,7 @@ export function QuestionCard({
   const [phase, setPhase] = useState<Phase>({ state: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  const forkTasks = useContext(ForkTasks);
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
@@ -87,6 +89,7 @@ export function QuestionCard({
   }
 
   const toolName = question.tool?.name ?? null;
+  const forkName = question.fork_id === null ? null : forkTasks.get(question.fork_id) || question.fork_id;
   // Counted over the input itself, every field: the views above show each of them as markers.
   const invisible = useMemo(
     () => (approval ? countInvisibleIn(question.tool ? question.tool.input : question.question) : 0),
@@ -95,6 +98,12 @@ export function QuestionCard({
 
   return (
     <section className={classes.join(' ')} aria-labelledby={titleId} aria-busy={busy && outcome === null}>
+      {/* A fork asks here, in its parent's session: say which one, by its task when it is known. */}
+      {forkName !== null && (
+        <p className="question-card-fork" title={forkName}>
+          {t('fork.question.from', { name: forkName })}
+        </p>
+      )}
       {approval ? (
         <>
           <h3 id={titleId} className="question-card-title">

@@ -19,6 +19,8 @@ export function SessionHeader(props: {
   onOpenContext?(): void;
   /** The approvals and questions that wait in the side panel (outside the running turn). */
   waiting?: number;
+  /** A fork's conversation: it runs in its parent's approval mode, so there is none to choose here. */
+  readOnly?: boolean;
 }) {
   const { t, formatNumber } = useI18n();
   const waiting = props.waiting ?? 0;
@@ -32,27 +34,29 @@ export function SessionHeader(props: {
       )}
       {props.onOpenContext && <ContextMeter info={props.context ?? null} onOpen={props.onOpenContext} />}
       {props.project && <SandboxBadge project={props.project} />}
-      <label className="approval-select">
-        <span aria-hidden="true">{t('session.approval')}</span>
-        <select
-          aria-label={t('session.approval')}
-          value={props.session.approval}
-          // The chosen mode's explanation, as the options' own titles show in few browsers.
-          title={t(`session.approval.${props.session.approval}.hint`)}
-          onChange={async (e) => {
-            await props.client.updateSession(props.session.id, {
-              approval: ApprovalMode.parse(e.target.value),
-            });
-            props.onChanged();
-          }}
-        >
-          {ApprovalMode.options.map((mode) => (
-            <option key={mode} value={mode} title={t(`session.approval.${mode}.hint`)}>
-              {t(`session.approval.${mode}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      {!props.readOnly && (
+        <label className="approval-select">
+          <span aria-hidden="true">{t('session.approval')}</span>
+          <select
+            aria-label={t('session.approval')}
+            value={props.session.approval}
+            // The chosen mode's explanation, as the options' own titles show in few browsers.
+            title={t(`session.approval.${props.session.approval}.hint`)}
+            onChange={async (e) => {
+              await props.client.updateSession(props.session.id, {
+                approval: ApprovalMode.parse(e.target.value),
+              });
+              props.onChanged();
+            }}
+          >
+            {ApprovalMode.options.map((mode) => (
+              <option key={mode} value={mode} title={t(`session.approval.${mode}.hint`)}>
+                {t(`session.approval.${mode}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <span
         className={`connection-dot ${props.streamState}`}
         role="img"

@@ -4,6 +4,8 @@ import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import type { TurnView } from '../state/turn-view';
 import { CompactionCard } from './context/CompactionCard';
+import { ContextEditNote } from './context/ContextEditNote';
+import { ForkGroup } from './forks/ForkGroup';
 import { MarkdownView } from './MarkdownView';
 import { QuestionCard } from './QuestionCard';
 import { ThinkingBlock } from './ThinkingBlock';
@@ -21,6 +23,8 @@ export const TurnBlock = memo(function TurnBlock(props: {
   onOpenSettings(): void;
   /** Opens one context version read only (a compaction card's "before" link). */
   onViewVersion?(number: number): void;
+  /** Opens another session (a fork's conversation, from its row). */
+  onOpenSession?(id: string): void;
 }) {
   const t = useT();
   const { view } = props;
@@ -63,6 +67,12 @@ export const TurnBlock = memo(function TurnBlock(props: {
             );
           case 'compaction':
             return <CompactionCard key={item.key} item={item} onViewVersion={props.onViewVersion} />;
+          case 'context-edit':
+            return (
+              <ContextEditNote key={item.key} version={item.version} onViewVersion={props.onViewVersion} />
+            );
+          case 'forks':
+            return <ForkGroup key={item.key} forks={item.forks} onOpen={props.onOpenSession} />;
           default:
             return null;
         }

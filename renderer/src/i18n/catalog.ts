@@ -2,6 +2,7 @@ import { backendMessages } from './messages/backend';
 import { backgroundMessages } from './messages/background';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
+import { forkMessages } from './messages/forks';
 import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
 import { modelCompactionMessages } from './messages/model-compaction';
@@ -26,6 +27,7 @@ const areas = [
   mcpMessages,
   backgroundMessages,
   permissionMessages,
+  forkMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

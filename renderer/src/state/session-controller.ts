@@ -1,8 +1,9 @@
-import type { AnswerQuestionRequest, CairnEvent } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, CairnEvent, ForkInfo } from '../../../sidecar/src/protocol';
 import type { EventStream } from '../api/event-stream';
 import { ApiError, type CairnClient } from '../api/http-client';
 import { isContextEvent } from './compaction-item';
-import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from './turn-view';
+import { forksByTurn, upsertFork } from './fork-items';
+import { applyEvent, type TurnView, turnFromHistory, turnFromStart, withForks } from './turn-view';
 
 export const PAGE_SIZE = 30;
 
@@ -19,6 +20,8 @@ export interface SessionSnapshot {
   loadingEarlier: boolean;
   error: string | null;
   running: TurnView | null;
+  /** The forks the session's turns spawned, oldest first (each also shows under its turn). */
+  forks: ForkInfo[];
 }
 
 /** What a session shows before its first page has arrived. */
@@ -31,6 +34,7 @@ export function loadingSnapshot(sessionId: string): SessionSnapshot {
     loadingEarlier: false,
     error: null,
     running: null,
+    forks: [],
   };
 }
 
@@ -75,11 +79,28 @@ export class SessionController {
           return rebuild(events.filter((e) => e.seq <= page.last_seq)) ?? turnFromHistory(t);
         }),
       );
+      // Read after the page, so the forks are at least as new as its last_seq: later events replay on top.
+      const forks = await this.readForks();
       if (this.disposed) return;
-      this.update({ turns, nextBefore: page.next_before, loading: false });
+      this.update({
+        turns: attachForks(turns, forks.list),
+        forks: forks.list,
+        nextBefore: page.next_before,
+        loading: false,
+        error: forks.error,
+      });
       this.unsubscribe = this.stream.subscribe(this.sessionId, page.last_seq, (event) => this.onEvent(event));
     } catch (error) {
       this.update({ loading: false, error: messageOf(error) });
+    }
+  }
+
+  /** The session's forks from its detail; the turns still show when they cannot be read (the error says so). */
+  private async readForks(): Promise<{ list: ForkInfo[]; error: string | null }> {
+    try {
+      return { list: (await this.client.getSession(this.sessionId)).forks, error: null };
+    } catch (error) {
+      return { list: [], error: messageOf(error) };
     }
   }
 
@@ -89,7 +110,7 @@ export class SessionController {
     this.update({ loadingEarlier: true });
     try {
       const page = await this.client.listTurns(this.sessionId, { limit: PAGE_SIZE, before });
-      const older = page.turns.map(turnFromHistory);
+      const older = attachForks(page.turns.map(turnFromHistory), this.snapshot.forks);
       this.update({
         turns: [...older, ...this.snapshot.turns],
         nextBefore: page.next_before,
@@ -140,18 +161,22 @@ export class SessionController {
 
   private onEvent(event: CairnEvent): void {
     for (const listener of this.eventListeners) listener(event);
+    const forks =
+      event.type === 'fork.updated' ? { forks: upsertFork(this.snapshot.forks, event.fork) } : undefined;
     const turns = this.snapshot.turns;
     // "Compact now" runs between turns: its card goes after the last turn, where it happened.
-    const between = event.turn_id === null && isContextEvent(event);
-    const index = between ? turns.length - 1 : turns.findIndex((t) => t.turn.id === event.turn_id);
+    const between = event.turn_id === null && (isContextEvent(event) || event.type === 'context.edited');
+    // A fork's news belongs to the turn that spawned it, whatever turn the event is filed under.
+    const turnId = event.type === 'fork.updated' ? event.fork.turn_id : event.turn_id;
+    const index = between ? turns.length - 1 : turns.findIndex((t) => t.turn.id === turnId);
     if (index === -1) {
-      if (event.type !== 'turn.started') return;
-      this.update({ turns: [...turns, turnFromStart(event)] });
+      if (event.type === 'turn.started') this.update({ turns: [...turns, turnFromStart(event)] });
+      else if (forks) this.update(forks);
       return;
     }
     const next = turns.slice();
     next[index] = applyEvent(turns[index]!, event);
-    this.update({ turns: next });
+    this.update({ turns: next, ...forks });
   }
 
   private update(patch: Partial<SessionSnapshot>): void {
@@ -161,6 +186,15 @@ export class SessionController {
     this.snapshot = merged;
     for (const listener of this.listeners) listener();
   }
+}
+
+/** Each turn with its forks group; the forks read with the page win over those rebuilt from events. */
+function attachForks(turns: TurnView[], forks: readonly ForkInfo[]): TurnView[] {
+  const byTurn = forksByTurn(forks);
+  return turns.map((view) => {
+    const own = byTurn.get(view.turn.id);
+    return own ? withForks(view, own) : view;
+  });
 }
 
 function rebuild(events: CairnEvent[]): TurnView | null {

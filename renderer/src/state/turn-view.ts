@@ -3,6 +3,7 @@ import type {
   ContentBlock,
   ContextVersionInfo,
   ErrorInfo,
+  ForkInfo,
   Question,
   ToolCall,
   Turn,
@@ -15,6 +16,8 @@ import {
   isContextEvent,
   settleCompaction,
 } from './compaction-item';
+import { applyContextEdit, type ContextEditItem, contextEditItem, isAgentEdit } from './context-edit-item';
+import { applyForkUpdate, type ForksItem, placeForks } from './fork-items';
 import {
   addQuestionNested,
   addUnder,
@@ -33,6 +36,8 @@ import {
   updateCardByUse,
 } from './tool-items';
 
+export type { ContextEditItem } from './context-edit-item';
+export type { ForksItem } from './fork-items';
 export type { NestedItem, QuestionItem, ToolCardState, ToolItem } from './tool-items';
 
 export type TurnItem =
@@ -48,7 +53,9 @@ export type TurnItem =
       attempt: number;
       maxAttempts: number;
     }
-  | CompactionItem;
+  | CompactionItem
+  | ContextEditItem
+  | ForksItem;
 
 /** One turn as the conversation shows it. */
 export interface TurnView {
@@ -67,7 +74,7 @@ export function turnFromHistory(t: TurnWithDetails): TurnView {
   const { messages, tool_calls, questions, compactions: versions, ...turn } = t;
   const calls = new Map(tool_calls.map((c) => [c.tool_use_id, c]));
   const places = new HistoryPlaces(messages, tool_calls, questions);
-  const compactions = compactionsByMessage(versions);
+  const compactions = versionsByMessage(versions);
   const items: TurnItem[] = [{ kind: 'prompt', key: 'prompt', text: turn.prompt }];
   messages.forEach((message, m) => {
     if (message.role === 'user') {
@@ -146,16 +153,28 @@ class HistoryPlaces {
   }
 }
 
-function compactionsByMessage(versions: readonly ContextVersionInfo[]): Map<number, CompactionItem[]> {
-  const byMessage = new Map<number, CompactionItem[]>();
-  for (const version of versions) {
-    if (version.level === null || version.after_message_id === null) continue;
-    const list = byMessage.get(version.after_message_id) ?? [];
-    list.push(compactionFromVersion(version));
-    byMessage.set(version.after_message_id, list);
+/** The versions written in a turn, as cards after their message: compactions, and the agent's own edits. */
+function versionsByMessage(
+  versions: readonly ContextVersionInfo[],
+): Map<number, (CompactionItem | ContextEditItem)[]> {
+  const byMessage = new Map<number, (CompactionItem | ContextEditItem)[]>();
+  const sorted = [...versions].sort((a, b) => a.number - b.number);
+  for (const version of sorted) {
+    if (version.after_message_id === null) continue;
+    const item = isAgentEdit(version)
+      ? contextEditItem(version.number)
+      : version.level !== null
+        ? compactionFromVersion(version)
+        : null;
+    if (item)
+      byMessage.set(version.after_message_id, [...(byMessage.get(version.after_message_id) ?? []), item]);
   }
-  for (const list of byMessage.values()) list.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
   return byMessage;
+}
+
+/** The turn with its forks group holding `forks` (from the session's detail), where the group belongs. */
+export function withForks(view: TurnView, forks: ForkInfo[]): TurnView {
+  return { ...view, items: placeForks(view.items, forks) };
 }
 
 /** A turn that starts live, from its turn.started event. */
@@ -251,6 +270,10 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
           exitCode: event.exit_code,
         })),
       );
+    case 'fork.updated':
+      return { ...view, items: applyForkUpdate(view.items, event.fork) };
+    case 'context.edited':
+      return { ...view, items: applyContextEdit(view.items, event) };
     case 'question.required':
       // A script's call asks next to its own card; any other question comes next in the turn.
       return {

@@ -4,7 +4,8 @@ import type { EventSource } from './session-controller';
 import { useAsync } from './use-async';
 
 // The next request's size changes when a message or tool result is written, when a compaction
-// lands, when a turn starts or ends, and when the experiences in the system prompt change.
+// lands, when a turn starts or ends, when the agent edits its context or its system prompt addition, and
+// when the experiences in the system prompt change.
 const CHANGES_SIZE = new Set<string>([
   'turn.started',
   'turn.completed',
@@ -14,6 +15,7 @@ const CHANGES_SIZE = new Set<string>([
   'message.completed',
   'tool.finished',
   'context.compacted',
+  'context.edited',
   'experience.added',
   'experience.updated',
   'experience.removed',

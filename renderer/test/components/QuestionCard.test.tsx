@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerQuestionRequest, Question } from '../../../sidecar/src/protocol';
+import { ForkTasks } from '../../src/components/forks/fork-tasks';
 import { QuestionCard } from '../../src/components/QuestionCard';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
@@ -339,5 +340,42 @@ describe('QuestionCard — questions', () => {
     renderCard(makeQuestion({ status: 'answered', answer: '8080' }), vi.fn());
     expect(screen.getByText('Answered: 8080')).toBeTruthy();
     expect(screen.queryByRole('textbox')).toBeNull();
+  });
+});
+
+describe('QuestionCard — asked by a fork', () => {
+  const forkTasks = new Map([['ses_fork1', 'Check the tests']]);
+  const inSession = (question: Question, locale: Locale = 'en') =>
+    render(
+      <I18nProvider locale={locale}>
+        <ForkTasks.Provider value={forkTasks}>
+          <QuestionCard question={question} onAnswer={() => Promise.resolve()} />
+        </ForkTasks.Provider>
+      </I18nProvider>,
+    );
+
+  it('names the fork by its task, and answers as any card does', async () => {
+    const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
+    render(
+      <I18nProvider locale="en">
+        <ForkTasks.Provider value={forkTasks}>
+          <QuestionCard question={approval({ fork_id: 'ses_fork1' })} onAnswer={onAnswer} />
+        </ForkTasks.Provider>
+      </I18nProvider>,
+    );
+    const card = screen.getByRole('region', { name: 'Allow Bash?' });
+    expect(card.querySelector('.question-card-fork')?.textContent).toBe('From fork: Check the tests');
+    await act(async () => {
+      fireEvent.click(button('Allow once'));
+    });
+    expect(onAnswer).toHaveBeenCalledWith({ answer: 'allow' });
+  });
+
+  it('names it by its id when its task is not known, in Chinese too; a card of the session itself has no label', () => {
+    inSession(makeQuestion({ id: 'q2', fork_id: 'ses_other' }), 'zh-CN');
+    expect(screen.getByText('来自分支：ses_other')).toBeTruthy();
+    cleanup();
+    inSession(makeQuestion());
+    expect(document.querySelector('.question-card-fork')).toBeNull();
   });
 });

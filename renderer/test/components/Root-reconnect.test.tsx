@@ -20,6 +20,8 @@ const SESSION = {
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
   running_turn_id: null,
+  parent_session_id: null,
+  parent_turn_id: null,
 };
 
 const json = (status: number, body: unknown) =>
@@ -53,6 +55,8 @@ function stubBackends(tokens: Map<string, string>) {
           return json(200, { sessions: [SESSION] });
         case '/api/models':
           return json(200, { models: [], env_overrides: { key: true, model: 'm', base_url: null } });
+        case `/api/sessions/${SESSION.id}`:
+          return json(200, { ...SESSION, forks: [] });
         case `/api/sessions/${SESSION.id}/turns`:
           return json(200, { turns: [], next_before: null, last_seq: 0 });
         default:

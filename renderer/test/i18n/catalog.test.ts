@@ -4,6 +4,7 @@ import { backendMessages } from '../../src/i18n/messages/backend';
 import { backgroundMessages } from '../../src/i18n/messages/background';
 import { contextMessages } from '../../src/i18n/messages/context';
 import { conversationMessages } from '../../src/i18n/messages/conversation';
+import { forkMessages } from '../../src/i18n/messages/forks';
 import { kernelMessages } from '../../src/i18n/messages/kernels';
 import { mcpMessages } from '../../src/i18n/messages/mcp';
 import { modelCompactionMessages } from '../../src/i18n/messages/model-compaction';
@@ -38,6 +39,7 @@ describe('the message catalog', () => {
       mcpMessages,
       backgroundMessages,
       permissionMessages,
+      forkMessages,
     };
     const owner = new Map<string, string>();
     for (const [name, area] of Object.entries(areas)) {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ContextInfo } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
 import type { CompactLevel, CompactNow } from '../../state/use-compact-now';
+import { SessionInstructions } from './SessionInstructions';
 
 const LEVELS: readonly CompactLevel[] = ['auto', 'block', 'loop', 'turn', 'session'];
 
@@ -11,6 +12,8 @@ export function ContextInspect(props: {
   compaction: CompactNow;
   /** A turn is running: it compacts its own context, so "compact now" waits. */
   turnRunning: boolean;
+  /** A fork's context is only read: no "compact now". */
+  readOnly?: boolean;
 }) {
   const { t, formatNumber } = useI18n();
   const { info, compaction } = props;
@@ -33,6 +36,7 @@ export function ContextInspect(props: {
   const ok = outcome !== null && (outcome.kind === 'done' || outcome.code === 'cancelled');
 
   if (!info) return null;
+  const addition = info.system_prompt_addition;
   return (
     <section className="context-inspect">
       <p>
@@ -51,32 +55,35 @@ export function ContextInspect(props: {
             })}
       </p>
       {info.compaction_pending && <p role="status">{t('context.pending')}</p>}
-      <div className="context-compact">
-        <label>
-          <span>{t('context.compactLevel')}</span>
-          <select value={level} onChange={(e) => setLevel(e.target.value as CompactLevel)}>
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {t(`context.level.${l}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="primary-button"
-          disabled={compaction.busy || props.turnRunning}
-          title={props.turnRunning ? t('context.busy') : undefined}
-          onClick={() => void compaction.compact(level)}
-        >
-          {compaction.busy ? t('context.compacting') : t('context.compactNow')}
-        </button>
-        {compaction.busy && (
-          <button type="button" onClick={compaction.cancel}>
-            {t('context.compactCancel')}
+      {addition !== null && addition.trim() !== '' && <SessionInstructions text={addition} />}
+      {!props.readOnly && (
+        <div className="context-compact">
+          <label>
+            <span>{t('context.compactLevel')}</span>
+            <select value={level} onChange={(e) => setLevel(e.target.value as CompactLevel)}>
+              {LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {t(`context.level.${l}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="primary-button"
+            disabled={compaction.busy || props.turnRunning}
+            title={props.turnRunning ? t('context.busy') : undefined}
+            onClick={() => void compaction.compact(level)}
+          >
+            {compaction.busy ? t('context.compacting') : t('context.compactNow')}
           </button>
-        )}
-      </div>
+          {compaction.busy && (
+            <button type="button" onClick={compaction.cancel}>
+              {t('context.compactCancel')}
+            </button>
+          )}
+        </div>
+      )}
       {outcomeText !== null && (
         <p className={ok ? 'muted' : 'error-text'} role={ok ? 'status' : 'alert'}>
           {outcomeText}

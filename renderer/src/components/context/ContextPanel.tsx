@@ -25,6 +25,8 @@ export function ContextPanel(props: {
   compaction: CompactNow;
   turnRunning: boolean;
   request: ContextRequest | null;
+  /** A fork's context: read, never compacted from here. */
+  readOnly?: boolean;
 }) {
   const t = useT();
   const [open, setOpen] = useState(false);
@@ -67,7 +69,12 @@ export function ContextPanel(props: {
         </>
       ) : (
         <>
-          <ContextInspect info={props.info} compaction={props.compaction} turnRunning={props.turnRunning} />
+          <ContextInspect
+            info={props.info}
+            compaction={props.compaction}
+            turnRunning={props.turnRunning}
+            readOnly={props.readOnly}
+          />
           <ContextVersions
             client={props.client}
             sessionId={props.sessionId}

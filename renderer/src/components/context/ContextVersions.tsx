@@ -2,6 +2,12 @@ import type { CairnClient } from '../../api/http-client';
 import { useI18n } from '../../i18n/i18n';
 import { useAsync } from '../../state/use-async';
 
+/** Versions that compacted nothing, by why they were written; any other is the session's start. */
+const NO_LEVEL_KEYS: Record<string, string> = {
+  agent_edit: 'context.versionEdited',
+  fork: 'context.versionFork',
+};
+
 /** The session's context versions, newest first, each readable as the model saw it. */
 export function ContextVersions(props: {
   client: CairnClient;
@@ -27,7 +33,7 @@ export function ContextVersions(props: {
           <li key={v.number} data-version={v.number}>
             <span>
               {v.level === null
-                ? t('context.versionInitial', { number: v.number })
+                ? t(NO_LEVEL_KEYS[v.reason] ?? 'context.versionInitial', { number: v.number })
                 : t('context.versionLine', {
                     number: v.number,
                     level: t(`context.level.${v.level}`),
