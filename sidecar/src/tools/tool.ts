@@ -24,6 +24,11 @@ export interface ToolContext {
   toolCallId: string;
   /** Folder holding this session's tool-call results; `Read` may read files inside it. */
   sessionResultsDir: string;
+  /**
+   * Results folders of other sessions this call may read (a fork: its parent's, since the stubs of the
+   * context it started from name files there). Absent: none.
+   */
+  inheritedResultsDirs?: readonly string[];
   /** This call's own folder (status.json, result.txt, its output pieces). */
   callDir: string;
   /**

@@ -341,6 +341,38 @@ describe('forks', () => {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
+  it("a fork reads its parent's result files (the stubs of the context it started from name them)", async () => {
+    const s = forkScript(h.model);
+    const { sessionId } = await h.newSession();
+    s.parent(
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo PARENT-RESULT-42' } }] },
+      text('ran'),
+    );
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'run it')).id);
+    const [call] = h.server.core.store.toolCalls
+      .forTurns((await turnsOf(sessionId)).map((t) => t.id))
+      .values()
+      .next().value!;
+    const file = path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', call!.id, 'result.txt');
+    const other = (await h.newSession()).sessionId;
+    s.parent(
+      { content: [spawn('peek', 'Read the earlier result.', ['Read'])] },
+      forkCall('gather_all'),
+      text('ok'),
+    );
+    s.fork('peek', { content: [read(file)] }, text('peeked'));
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'peek')).id);
+    const [inFork] = lastToolResults(s.requests('peek')[1]!);
+    expect(inFork).not.toMatchObject({ is_error: true });
+    expect(inFork!.content).toContain('PARENT-RESULT-42');
+
+    // Another session, not a fork of it, may not.
+    s.parent({ content: [read(file)] }, text('no'));
+    await h.waitForTurnEnd((await h.startTurn(other, 'peek too')).id);
+    const [outside] = lastToolResults(s.requests(PARENT).at(-1)!);
+    expect(outside).toMatchObject({ is_error: true });
+  });
+
   it('a fork gets the tools it is given, never Fork; an unknown name is refused with the list', async () => {
     const s = forkScript(h.model);
     const { sessionId } = await h.newSession();

@@ -87,7 +87,10 @@ export class ProjectSandboxService {
     // Made now, so it can be bound in before the session's first call writes there.
     const results = files.sessionResultsDir(sessionId);
     makeOwnerOnlyDir(results);
-    return { ...base, writable: [results], sockets: socketDir ? [socketDir] : [] };
+    // A fork's processes may read its parent's results, which the context it started from names.
+    const parent = store.sessions.forkOrigin(sessionId)?.parentSessionId;
+    const readable = parent ? [...base.readable, files.sessionResultsDir(parent)] : base.readable;
+    return { ...base, readable, writable: [results], sockets: socketDir ? [socketDir] : [] };
   }
 
   /**

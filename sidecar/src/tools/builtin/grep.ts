@@ -71,7 +71,10 @@ export async function runGrep(
   const target =
     input.path === undefined
       ? root
-      : await resolveInside(root, input.path, { mustExist: true, extraRoots: [ctx.sessionResultsDir] });
+      : await resolveInside(root, input.path, {
+          mustExist: true,
+          extraRoots: [ctx.sessionResultsDir, ...(ctx.inheritedResultsDirs ?? [])],
+        });
   const isDir = (await fs.stat(target)).isDirectory();
   if (!isDir) await assertRegularFile(target, { label: input.path ?? target });
 

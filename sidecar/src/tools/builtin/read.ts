@@ -37,7 +37,7 @@ export const readTool = defineTool({
   async execute(input, ctx) {
     const root = requireProjectRoot(ctx);
     const file = await resolveInside(root, input.path, {
-      extraRoots: [ctx.sessionResultsDir],
+      extraRoots: [ctx.sessionResultsDir, ...(ctx.inheritedResultsDirs ?? [])],
       mustExist: true,
     });
     const stats = await assertRegularFile(file, { label: input.path });

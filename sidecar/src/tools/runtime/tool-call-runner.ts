@@ -276,6 +276,7 @@ export class ToolCallRunner {
         turnId: request.turnId,
         toolCallId: callId,
         sessionResultsDir: files.sessionResultsDir(request.sessionId),
+        inheritedResultsDirs: this.inheritedResultsDirs(request.sessionId),
         callDir,
         signal,
         background: plan.background,
@@ -373,6 +374,12 @@ export class ToolCallRunner {
   }
 
   /** Notes the process a tool started in its call's folder; false (and a warning) if that fails. */
+  /** A fork reads its parent's results: the stubs of the context it started from name files there. */
+  private inheritedResultsDirs(sessionId: string): string[] {
+    const parent = this.deps.store.sessions.forkOrigin(sessionId)?.parentSessionId;
+    return parent ? [this.deps.files.sessionResultsDir(parent)] : [];
+  }
+
   private recordProcess(file: string, pid: number): boolean {
     try {
       writeProcessRecord(file, describeProcess(pid));
