@@ -1,6 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextVersionList, ExperienceList, KernelVariableList } from '../../src/protocol';
+import type {
+  ContextVersionList,
+  ExperienceList,
+  KernelVariableList,
+  SessionDetail,
+} from '../../src/protocol';
 import { pythonClientDir } from '../../src/tools/runtime/runtime-assets';
 import { closeTestSessions, FLAVOURS, openTestSession } from '../kernels/kernel-support';
 import { type Harness, startHarness } from '../support/harness';
@@ -192,6 +197,31 @@ describe.each(DRIVERS)('runtime in the kernels of a session, with the $label', (
       `/api/sessions/${fresh.sessionId}/context/versions`,
     );
     expect(versions.body.versions.map((v) => v.reason)).toEqual(['initial', 'agent_edit']);
+  });
+
+  it("an agent's cell spawns a fork and gathers its answer", async () => {
+    const code = [
+      'import json',
+      'spawned = runtime.selfref.fork.spawn("greet", "Say hello from the fork.")',
+      'gathered = runtime.selfref.fork.gather_all()',
+      'print(json.dumps({"spawned": spawned, "gathered": gathered}))',
+    ].join('\n');
+    // The parent waits in gather_all, so the fork's one request comes between the parent's two.
+    h.model.enqueue(cell(code), { content: [{ type: 'text', text: 'hello from the fork' }] }, done);
+    const turn = await h.startTurn(sessionId, 'delegate');
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    const [printed] = (await printedByCells(h, sessionId, turn.id)) as {
+      spawned: { fork_id: string; status: string };
+      gathered: Record<string, { status: string; response: string }>;
+    }[];
+    expect(printed!.spawned.status).toMatch(/^(queued|running)$/);
+    expect(printed!.gathered).toEqual({
+      [printed!.spawned.fork_id]: { status: 'completed', response: 'hello from the fork' },
+    });
+    const detail = await h.api<SessionDetail>('GET', `/api/sessions/${sessionId}`);
+    expect(detail.body.forks).toContainEqual(
+      expect.objectContaining({ fork_id: printed!.spawned.fork_id, turn_id: turn.id, status: 'completed' }),
+    );
   });
 
   it('is not there in a kernel started without the tool endpoint', async () => {
