@@ -102,7 +102,7 @@ describe('forks', () => {
       await composer.press('Enter');
 
       // The fork's row under the turn, and its approval in the parent, named by its task.
-      const forks = page.getByRole('region', { name: 'Forks' });
+      const forks = page.getByTestId('fork-group');
       await forks.waitFor({ timeout: UI_WAIT });
       const row = forks.locator('.fork-row');
       await expect.poll(() => row.textContent(), { timeout: UI_WAIT }).toContain(TASK);
