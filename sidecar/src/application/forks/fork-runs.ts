@@ -106,7 +106,8 @@ export class ForkRuns {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: () => void = () => undefined;
     const stop = new Promise<void>((resolve, reject) => {
-      if (timeoutMs !== undefined) timer = setTimeout(resolve, timeoutMs);
+      // Longer than a timer holds (about 24.8 days), setTimeout would fire at once: wait without one.
+      if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(resolve, timeoutMs);
       onAbort = () => reject(signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -168,6 +169,9 @@ export class ForkRuns {
     }
   }
 }
+
+/** The longest delay setTimeout takes (2^31-1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function running(group: TurnForks): number {
   return group.forks.filter((f) => f.state === 'running').length;
