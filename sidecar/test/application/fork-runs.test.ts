@@ -17,7 +17,13 @@ function runsWithEndlessForks() {
       return null as never;
     },
   };
-  return new ForkRuns({ runtime, limit: 4, changed: () => undefined, logger: silentLogger });
+  return new ForkRuns({
+    runtime,
+    limit: 4,
+    changed: () => undefined,
+    release: async () => undefined,
+    logger: silentLogger,
+  });
 }
 
 describe('ForkRuns.waitFor', () => {
