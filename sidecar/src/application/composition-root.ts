@@ -311,6 +311,9 @@ function buildServices(store: Store, options: BuildOptions) {
     // A turn's forks end with it.
     turnEnding: async (_sessionId, turnId) => forks?.parentTurnEnding(turnId),
   });
+  const resources: SessionResource[] = [toolRuntime];
+  if (kernels) resources.push(kernels);
+  if (mcpSessions) resources.push(mcpSessions);
   forks = new ForkService({
     store,
     runtime,
@@ -320,6 +323,10 @@ function buildServices(store: Store, options: BuildOptions) {
         .modelTools()
         .map((t) => t.name),
     limit: forkLimit,
+    // A fork runs one turn: once it has ended, nothing of its session runs on.
+    release: async (sessionId) => {
+      for (const resource of resources) await resource.closeSession(sessionId);
+    },
     logger: logger.child({ component: 'forks' }),
   });
   const experiences = new ExperienceService(store);
@@ -338,9 +345,6 @@ function buildServices(store: Store, options: BuildOptions) {
   sandbox.onChange((ids) => runtimeOfTools.sandboxChanged(ids));
   if (kernels) sandbox.onChange((ids) => kernels.sandboxChanged(ids));
 
-  const resources: SessionResource[] = [toolRuntime];
-  if (kernels) resources.push(kernels);
-  if (mcpSessions) resources.push(mcpSessions);
   const sessions = new SessionService({ store, runtime, files, resources, conversationOnly, forks });
   const permissions = new PermissionRuleService(store);
   const services: Services = {

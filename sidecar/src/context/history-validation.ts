@@ -154,35 +154,95 @@ function checkMessage(message: EditedMessage, index: number): void {
   });
 }
 
+/**
+ * The fields each block type may carry, as Cairn itself sends them. Anything else (`cache_control` above
+ * all: Cairn places the request's four breakpoints itself, and a fifth makes the API refuse the request) is
+ * refused, since a block the API refuses would be sent again with every later request of the session.
+ */
+const FIELDS: Record<string, readonly string[]> = {
+  text: ['type', 'text'],
+  image: ['type', 'source'],
+  document: ['type', 'source', 'title', 'context'],
+  tool_use: ['type', 'id', 'name', 'input'],
+  tool_result: ['type', 'tool_use_id', 'content', 'is_error'],
+  thinking: ['type', 'thinking', 'signature'],
+  redacted_thinking: ['type', 'data'],
+};
+
+/** The API's pattern for tool_use ids (and so for the tool_result answering one). */
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
 /** What is wrong with a block of a known type, or null. */
 function blockProblem(block: ContentBlock): string | null {
+  const extra = Object.keys(block).filter((key) => !FIELDS[block.type]?.includes(key));
+  if (extra.length > 0) {
+    return `has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which a ${block.type} block may not carry (fields: ${FIELDS[block.type]!.join(', ')})`;
+  }
   switch (block.type) {
     case 'text':
       return nonEmpty(block.text) ? null : 'needs a non-empty "text"';
     case 'image':
+      return sourceProblem(block.source, IMAGE_SOURCES);
     case 'document':
-      return isObject(block.source) ? null : 'needs a "source" object';
+      if (block.title !== undefined && typeof block.title !== 'string')
+        return 'has a title that is not a string';
+      if (block.context !== undefined && typeof block.context !== 'string')
+        return 'has a context that is not a string';
+      return sourceProblem(block.source, DOCUMENT_SOURCES);
     case 'tool_use':
       if (!nonEmpty(block.id)) return 'needs an "id"';
+      if (!TOOL_USE_ID.test(String(block.id))) return 'has an "id" other than letters, digits, _ and -';
       if (!nonEmpty(block.name)) return 'needs a "name"';
       return isObject(block.input) ? null : 'needs an "input" object';
     case 'tool_result': {
       if (!nonEmpty(block.tool_use_id)) return 'needs a "tool_use_id"';
+      if (!TOOL_USE_ID.test(String(block.tool_use_id)))
+        return 'has a "tool_use_id" other than letters, digits, _ and -';
       if (block.is_error !== undefined && typeof block.is_error !== 'boolean')
         return 'has an is_error that is not a boolean';
       const content = block.content;
       if (content === undefined || typeof content === 'string') return null;
-      const parts =
-        Array.isArray(content) && content.every((p) => isObject(p) && RESULT_PARTS.has(String(p.type)));
-      return parts
-        ? null
-        : 'has content that is neither a string nor a list of text, image or document blocks';
+      if (!Array.isArray(content) || !content.every((p) => isObject(p) && RESULT_PARTS.has(String(p.type))))
+        return 'has content that is neither a string nor a list of text, image or document blocks';
+      for (const [i, part] of content.entries()) {
+        const problem = blockProblem(part as ContentBlock);
+        if (problem) return `has content block ${i} (${String((part as ContentBlock).type)}) that ${problem}`;
+      }
+      return null;
     }
     case 'thinking':
-      return typeof block.thinking === 'string' ? null : 'needs a "thinking" string';
+      if (typeof block.thinking !== 'string') return 'needs a "thinking" string';
+      // The API checks a thinking block against its signature: only one it returned can be given back.
+      return nonEmpty(block.signature)
+        ? null
+        : 'needs the "signature" the API gave it (only thinking blocks read from the history can be kept)';
     default:
       return typeof block.data === 'string' ? null : 'needs a "data" string';
   }
+}
+
+/** The sources the API takes, each with the string fields it needs. */
+const IMAGE_SOURCES: Record<string, readonly string[]> = {
+  base64: ['media_type', 'data'],
+  url: ['url'],
+};
+const DOCUMENT_SOURCES: Record<string, readonly string[]> = {
+  base64: ['media_type', 'data'],
+  text: ['media_type', 'data'],
+  url: ['url'],
+};
+
+function sourceProblem(source: unknown, kinds: Record<string, readonly string[]>): string | null {
+  if (!isObject(source)) return 'needs a "source" object';
+  const needs = kinds[String(source.type)];
+  if (!needs)
+    return `has a source of type ${JSON.stringify(source.type ?? null)}; known: ${Object.keys(kinds).join(', ')}`;
+  const allowed = ['type', ...needs];
+  const extra = Object.keys(source).filter((key) => !allowed.includes(key));
+  if (extra.length > 0)
+    return `has a source with ${extra.map((k) => JSON.stringify(k)).join(', ')}, which it may not carry`;
+  const missing = needs.filter((field) => !nonEmpty(source[field]));
+  return missing.length > 0 ? `has a ${String(source.type)} source without ${missing.join(', ')}` : null;
 }
 
 interface Group {

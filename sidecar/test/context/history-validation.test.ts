@@ -52,7 +52,7 @@ describe('validateHistory', () => {
     ],
     [
       'ending with an assistant answer',
-      [user(text('go')), assistant({ type: 'thinking', thinking: 'hm' }, text('ok'))],
+      [user(text('go')), assistant({ type: 'thinking', thinking: 'hm', signature: 'sig' }, text('ok'))],
     ],
     [
       'images, documents and result parts',
@@ -61,6 +61,8 @@ describe('validateHistory', () => {
           type: 'image',
           source: { type: 'base64', media_type: 'image/png', data: 'AA' },
         }),
+        assistant({ type: 'redacted_thinking', data: 'yy' }, text('seen')),
+        user({ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' }, title: 'a' }),
         assistant({ type: 'redacted_thinking', data: 'xx' }, use('t1')),
         user({ type: 'tool_result', tool_use_id: 't1', content: [text('part')], is_error: true }),
       ],
@@ -157,6 +159,50 @@ describe('validateHistory', () => {
       'has content that is neither a string nor a list of text, image or document blocks',
     ],
     ['an image without a source', [user({ type: 'image' })], 'block 0 (image) needs a "source" object'],
+  ] as [string, EditedMessage[], string][])('refuses %s', (_name, messages, fragment) => {
+    const message = refusal(messages);
+    expect(message).toMatch(/^Memory edit refused: /);
+    expect(message).toContain(fragment);
+  });
+
+  // Blocks the Messages API refuses: written as a version, they would make every later request of the
+  // session fail, the agent unable to undo them.
+  it.each([
+    [
+      'a cache_control mark (Cairn places the four breakpoints the API allows itself)',
+      [user({ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } })],
+      'block 0 (text) has "cache_control", which a text block may not carry',
+    ],
+    [
+      'a field the API does not know',
+      [user(text('go')), assistant({ ...use('t1'), extra: 1 }), user(result('t1'))],
+      'block 0 (tool_use) has "extra"',
+    ],
+    [
+      'a thinking block without its signature',
+      [user(text('go')), assistant({ type: 'thinking', thinking: 'made up' }, text('ok'))],
+      'block 0 (thinking) needs the "signature" the API gave it',
+    ],
+    ['an image with an empty source', [user({ type: 'image', source: {} })], 'has a source of type null'],
+    [
+      'an image source without its data',
+      [user({ type: 'image', source: { type: 'base64', media_type: 'image/png' } })],
+      'has a base64 source without data',
+    ],
+    [
+      'a tool_use id the API refuses',
+      [user(text('go')), assistant(use('call 1.2')), user(result('call 1.2'))],
+      'block 0 (tool_use) has an "id" other than letters, digits, _ and -',
+    ],
+    [
+      'a text part of a tool_result without text',
+      [
+        user(text('go')),
+        assistant(use('t1')),
+        user({ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text' }] }),
+      ],
+      'has content block 0 (text) that needs a non-empty "text"',
+    ],
   ] as [string, EditedMessage[], string][])('refuses %s', (_name, messages, fragment) => {
     const message = refusal(messages);
     expect(message).toMatch(/^Memory edit refused: /);

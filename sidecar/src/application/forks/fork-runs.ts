@@ -16,6 +16,8 @@ interface LiveFork {
   /** Resolves once its end is told (after its turn ended, or it left the queue). */
   ended: Promise<void>;
   markEnded: () => void;
+  /** Its kernels, MCP servers, loaded tools and background calls being stopped, once it has ended. */
+  released: Promise<void> | null;
 }
 
 /** The forks of one parent turn, in the order they were spawned. */
@@ -31,6 +33,11 @@ export interface ForkRunsDeps {
   limit: number;
   /** A fork was queued, started or ended: its parent hears of it. */
   changed(forkId: string): void;
+  /**
+   * A fork's one turn has ended: what its session holds (kernels, MCP servers, loaded tools, background
+   * calls) stops, since a fork runs no other turn.
+   */
+  release(forkId: string): Promise<void>;
   logger: Logger;
 }
 
@@ -69,7 +76,15 @@ export class ForkRuns {
     const ended = new Promise<void>((resolve) => {
       markEnded = resolve;
     });
-    const live: LiveFork = { ...fork, state: 'queued', turnId: null, startError: null, ended, markEnded };
+    const live: LiveFork = {
+      ...fork,
+      state: 'queued',
+      turnId: null,
+      startError: null,
+      ended,
+      markEnded,
+      released: null,
+    };
     group.forks.push(live);
     this.forks.set(fork.id, live);
     if (running(group) < this.limit) this.start(live);
@@ -106,7 +121,8 @@ export class ForkRuns {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: () => void = () => undefined;
     const stop = new Promise<void>((resolve, reject) => {
-      if (timeoutMs !== undefined) timer = setTimeout(resolve, timeoutMs);
+      // Longer than a timer holds (about 24.8 days), setTimeout would fire at once: wait without one.
+      if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(resolve, timeoutMs);
       onAbort = () => reject(signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -126,6 +142,8 @@ export class ForkRuns {
     group.closing = true;
     for (const live of group.forks) if (live.state === 'queued') this.end(live);
     await Promise.all(group.forks.map((live) => this.cancel(live.id)));
+    // Their processes too: nothing a fork started runs on after the turn that spawned it.
+    await Promise.all(group.forks.map((live) => live.released));
     this.turns.delete(parentTurnId);
     for (const live of group.forks) this.forks.delete(live.id);
   }
@@ -150,6 +168,11 @@ export class ForkRuns {
   private end(live: LiveFork): void {
     if (live.state === 'ended') return;
     live.state = 'ended';
+    if (live.turnId !== null) {
+      live.released = this.deps.release(live.id).catch((error: unknown) => {
+        this.deps.logger.warn('stopping what a fork left running failed', { fork: live.id, error });
+      });
+    }
     this.tell(live.id);
     live.markEnded();
     const group = this.turns.get(live.parentTurnId);
@@ -168,6 +191,9 @@ export class ForkRuns {
     }
   }
 }
+
+/** The longest delay setTimeout takes (2^31-1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function running(group: TurnForks): number {
   return group.forks.filter((f) => f.state === 'running').length;

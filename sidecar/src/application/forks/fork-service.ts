@@ -22,6 +22,8 @@ export interface ForkServiceDeps {
   toolNames(sessionId: string): string[];
   /** How many forks of one turn run at once (CAIRN_FORK_LIMIT). */
   limit: number;
+  /** Stops what a session holds (kernels, MCP servers, loaded tools, background calls). */
+  release(sessionId: string): Promise<void>;
   logger: Logger;
 }
 
@@ -39,6 +41,7 @@ export class ForkService implements ForkToolPort {
       runtime: deps.runtime,
       limit: this.limit,
       changed: (forkId) => this.tell(forkId),
+      release: (forkId) => deps.release(forkId),
       logger: deps.logger,
     });
   }
