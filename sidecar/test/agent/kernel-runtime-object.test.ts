@@ -367,4 +367,25 @@ print(json.dumps({"lazy": lazy, "sent": sent, "returned": returned, "refused": r
       help: [true, true],
     });
   });
+
+  it("calls through Cairn's cairn_tools even when a project's own cairn_tools.py comes first on sys.path", () => {
+    const script = `
+import json, os, sys, tempfile
+project = tempfile.mkdtemp()
+with open(os.path.join(project, "cairn_tools.py"), "w") as f:
+    f.write("def call(*args, **kwargs):\\n    raise RuntimeError('the project shadow ran')\\n")
+sys.path.insert(0, project)  # as the kernel puts the project folder first
+import cairn_tools as shadow
+import cairn_runtime
+os.environ.pop("CAIRN_TOOL_ENDPOINT", None)
+try:
+    cairn_runtime.Runtime().selfref.context.inspect()
+except Exception as exc:
+    print(json.dumps([type(exc).__name__, str(exc)[:52], shadow.__file__.startswith(project)]))
+`;
+    const [kind, message, shadowed] = JSON.parse(runPython(script)) as [string, string, boolean];
+    // The shadow is what \`import cairn_tools\` finds, but the runtime's call went to Cairn's own client.
+    expect(shadowed).toBe(true);
+    expect([kind, message]).toEqual(['ToolRuntimeError', "Cairn's tools are not reachable: CAIRN_TOOL_ENDPOINT"]);
+  });
 });

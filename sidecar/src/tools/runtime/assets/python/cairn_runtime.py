@@ -14,6 +14,8 @@ A call the sidecar refuses or fails raises SelfRefError with the sidecar's messa
 returns the sidecar's answer as parsed JSON (its text when it is not JSON).
 """
 import json
+import os
+import sys
 
 __all__ = ["Runtime", "SelfRef", "Context", "Fork", "Memory", "SelfRefError"]
 
@@ -22,11 +24,32 @@ class SelfRefError(Exception):
     """The sidecar refused or failed a runtime.selfref call; the message is the sidecar's own."""
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_own_tools = None
+
+
+def _tools():
+    """Cairn's cairn_tools, the one beside this file: loaded at the first call, not when the kernel starts (it
+    imports asyncio and http.client), and never a project's own cairn_tools.py found first on sys.path."""
+    global _own_tools
+    module = sys.modules.get("cairn_tools")
+    if module is not None and os.path.dirname(os.path.abspath(getattr(module, "__file__", "") or "")) == _HERE:
+        return module
+    if _own_tools is None:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("cairn_tools", os.path.join(_HERE, "cairn_tools.py"))
+        loaded = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loaded)
+        if "cairn_tools" not in sys.modules:  # a later `import cairn_tools` in a cell gets the same one
+            sys.modules["cairn_tools"] = loaded
+        _own_tools = loaded
+    return _own_tools
+
+
 def _call(tool, method, arguments):
     """One tool call; its answer parsed, or SelfRefError when the reply is an error."""
-    import cairn_tools  # at the first call, not when the kernel starts: it imports asyncio and http.client
-
-    reply = cairn_tools.call(tool, arguments, method=method)
+    reply = _tools().call(tool, arguments, method=method)
     if reply.is_error:
         raise SelfRefError(reply.content)
     try:
