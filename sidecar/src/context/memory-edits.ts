@@ -145,6 +145,16 @@ export class MemoryEdits {
     const pending = this.open(sessionId);
     const next = structuredClone(change(pending.messages));
     validateHistory(next, pending.snapshot.frontierToolUseIds);
+    // The reply whose calls run now follows the working history: an assistant message last would merge
+    // into it (and a reply with thinking must start with its thinking block).
+    if (pending.snapshot.frontierMessageId !== null && next.at(-1)?.role === 'assistant') {
+      throw new CairnError(
+        'bad_request',
+        `Memory edit refused: message ${next.length - 1} is an assistant message, but the working history must ` +
+          'end with a user message while your current reply (whose tool calls are running) follows it. Add a ' +
+          'user message after it, or leave it out.',
+      );
+    }
     checkSize(next, pending.snapshot.bytes);
     pending.messages = next;
     return next.length;

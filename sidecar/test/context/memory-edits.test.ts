@@ -121,6 +121,20 @@ describe('MemoryEdits', () => {
     expect(edits.all(sessionId)[1]).toEqual(say('assistant', 'answer 1, edited'));
   });
 
+  it('keeps a user message last while a round is in flight: an assistant one would merge into the running reply', () => {
+    expect(() => edits.append(sessionId, say('assistant', 'a note to self'))).toThrow(
+      'Memory edit refused: message 5 is an assistant message, but the working history must end with a user message',
+    );
+    expect(edits.count(sessionId)).toBe(5);
+    // Followed by a user message it is fine.
+    edits.replace(sessionId, [
+      ...edits.all(sessionId),
+      say('assistant', 'a note to self'),
+      say('user', 'go on'),
+    ]);
+    expect(edits.count(sessionId)).toBe(7);
+  });
+
   it('refuses an edit that reuses the running call id, and takes a fresh snapshot after take()', () => {
     const call = { type: 'tool_use', id: 'toolu_live', name: 'Bash', input: {} };
     const result = { type: 'tool_result', tool_use_id: 'toolu_live', content: 'x' };
