@@ -384,8 +384,11 @@ except Exception as exc:
     print(json.dumps([type(exc).__name__, str(exc)[:52], shadow.__file__.startswith(project)]))
 `;
     const [kind, message, shadowed] = JSON.parse(runPython(script)) as [string, string, boolean];
-    // The shadow is what \`import cairn_tools\` finds, but the runtime's call went to Cairn's own client.
+    // The shadow is what `import cairn_tools` finds, but the runtime's call went to Cairn's own client.
     expect(shadowed).toBe(true);
-    expect([kind, message]).toEqual(['ToolRuntimeError', "Cairn's tools are not reachable: CAIRN_TOOL_ENDPOINT"]);
+    expect([kind, message]).toEqual([
+      'ToolRuntimeError',
+      "Cairn's tools are not reachable: CAIRN_TOOL_ENDPOINT",
+    ]);
   });
 });
