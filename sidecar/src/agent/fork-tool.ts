@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CairnError } from '../errors';
+import { methodArguments, methodEnvelope } from '../context/method-envelope';
 import type { ForkStatus } from '../protocol';
 import type { Tool, ToolContext } from '../tools/tool';
 
@@ -47,12 +47,7 @@ export interface ForkToolPort {
 
 const METHODS = ['spawn', 'gather_all', 'status', 'cancel'] as const;
 
-/** The envelope of a tool with several methods; Fork has no use for `union_id` and ignores it. */
-const inputSchema = z.object({
-  method: z.enum(METHODS),
-  union_id: z.string().optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-});
+const inputSchema = methodEnvelope(METHODS);
 
 const SpawnSchema = z.object({
   task: z.string().trim().min(1, 'task is required').max(200),
@@ -111,11 +106,5 @@ export function forkTool(port: ForkToolPort): Tool<typeof inputSchema> {
   };
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues
-    .map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`)
-    .join('; ');
-  throw new CairnError('bad_request', `Invalid arguments for Fork ${method}: ${issues}`);
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> =>
+  methodArguments(schema, value, 'Fork', method);

@@ -9,6 +9,7 @@ import {
 } from '../protocol';
 import type { Tool, ToolContext } from '../tools/tool';
 import type { QueuedCompaction } from './compaction-queue';
+import { methodArguments, methodEnvelope } from './method-envelope';
 import { normalizeSummary } from './summary-format';
 
 /** What the Context tool asks of the application: the session's context, its versions and its memory. */
@@ -24,12 +25,7 @@ export interface ContextToolPort {
 
 const METHODS = ['inspect', 'compact', 'versions', 'read', 'remember', 'forget'] as const;
 
-/** The envelope of a tool with several methods; Context has no use for `union_id` and ignores it. */
-const inputSchema = z.object({
-  method: z.enum(METHODS),
-  union_id: z.string().optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-});
+const inputSchema = methodEnvelope(METHODS);
 
 const CompactArguments = z.object({
   ref: z.string().optional(),
@@ -117,11 +113,5 @@ function givenSummary(args: Record<string, unknown>): StructuredSummary | undefi
   return summary;
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues
-    .map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`)
-    .join('; ');
-  throw new CairnError('bad_request', `Invalid arguments for Context ${method}: ${issues}`);
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> =>
+  methodArguments(schema, value, 'Context', method);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CairnError } from '../errors';
 import type { Tool, ToolContext } from '../tools/tool';
 import { toMessage } from './history-validation';
 import type { MemoryEdits } from './memory-edits';
+import { methodArguments, methodEnvelope } from './method-envelope';
 
 const METHODS = [
   'count',
@@ -19,12 +19,7 @@ const METHODS = [
   'append_system_prompt',
 ] as const;
 
-/** The envelope of a tool with several methods; Memory has no use for `union_id` and ignores it. */
-const inputSchema = z.object({
-  method: z.enum(METHODS),
-  union_id: z.string().optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-});
+const inputSchema = methodEnvelope(METHODS);
 
 const Index = z.object({ index: z.number().int() });
 const WithMessage = z.object({ message: z.unknown().refine((m) => m !== undefined, 'message is required') });
@@ -99,11 +94,5 @@ export function memoryTool(edits: MemoryEdits): Tool<typeof inputSchema> {
   };
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues
-    .map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`)
-    .join('; ');
-  throw new CairnError('bad_request', `Invalid arguments for Memory ${method}: ${issues}`);
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown, method: string): z.infer<S> =>
+  methodArguments(schema, value, 'Memory', method);
