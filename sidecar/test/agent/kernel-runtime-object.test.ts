@@ -125,6 +125,17 @@ describe.each(DRIVERS)('runtime in the kernels of a session, with the $label', (
       by_level: { status: 'queued', level: 'block', summary_call: false },
       given: { status: 'queued', level: 'session', summary_call: false },
     });
+    // Queued, then applied as a version once the batch's results were written, before the next request.
+    const events = (await h.events(sessionId)).filter((e) => e.turn_id === turn.id);
+    // The cell is the turn's last call: its tool.finished is the last one.
+    const cellEnd = events.map((e) => e.type).lastIndexOf('tool.finished');
+    const compacted = events.findIndex((e) => e.type === 'context.compacted' && e.reason === 'agent');
+    expect(cellEnd).toBeGreaterThan(-1);
+    expect(compacted).toBeGreaterThan(cellEnd);
+    const versions = await h.api<ContextVersionList>('GET', `/api/sessions/${sessionId}/context/versions`);
+    expect(
+      versions.body.versions.filter((v) => v.reason === 'agent' && v.turn_id === turn.id),
+    ).not.toHaveLength(0);
 
     // The user's own cell in the same kernel: runtime is there, but no token comes with the cell.
     const userCell = [
