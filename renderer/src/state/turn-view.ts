@@ -192,6 +192,7 @@ export function turnFromStart(event: Extract<CairnEvent, { type: 'turn.started' 
       continuations: 0,
       created_at: event.time,
       finished_at: null,
+      answer: null,
     },
     items: [{ kind: 'prompt', key: 'prompt', text: event.prompt }],
     response: 0,

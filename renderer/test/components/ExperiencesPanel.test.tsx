@@ -16,6 +16,7 @@ const session: Session = {
   project_id: 'p1',
   title: 'Work',
   approval: 'auto',
+  mode: 'tools',
   created_at: '',
   updated_at: '',
   running_turn_id: null,

@@ -15,6 +15,7 @@ const session: Session = {
   project_id: null,
   title: 'A session',
   approval: 'ask',
+  mode: 'tools',
   created_at: '',
   updated_at: '',
   running_turn_id: null,

@@ -23,6 +23,7 @@ function makeTurn(patch: Partial<Turn> = {}): Turn {
     continuations: 0,
     created_at: '2025-01-01T00:00:00.000Z',
     finished_at: '2025-01-01T00:00:05.000Z',
+    answer: null,
     ...patch,
   };
 }

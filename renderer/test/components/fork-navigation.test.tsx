@@ -18,6 +18,7 @@ const WS = 'ws://127.0.0.1:41001/api/ws';
 const session = (patch: Partial<Session> & { id: string; title: string }): Session => ({
   project_id: null,
   approval: 'auto',
+  mode: 'tools',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   running_turn_id: null,

@@ -63,6 +63,7 @@ function storedTurn(compactions: ContextVersionInfo[]): TurnWithDetails {
     continuations: 0,
     created_at: '',
     finished_at: '',
+    answer: null,
     messages: [
       message(1, 'user', [{ type: 'text', text: 'read the logs' }]),
       message(2, 'assistant', [use('a')]),

@@ -55,6 +55,7 @@ function sessionWithForks(forks: ForkInfo[]) {
     project_id: null,
     title: 'parent',
     approval: 'auto',
+    mode: 'tools',
     created_at: '',
     updated_at: '',
     running_turn_id: null,

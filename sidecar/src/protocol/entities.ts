@@ -46,11 +46,16 @@ export const ProjectPython = z.object({
 });
 export type ProjectPython = z.infer<typeof ProjectPython>;
 
+/** `tools`: the model calls tools; `code`: it acts by writing Python that runs in the session's kernel. */
+export const SessionMode = z.enum(['tools', 'code']);
+export type SessionMode = z.infer<typeof SessionMode>;
+
 export const Session = z.object({
   id: z.string(),
   project_id: z.string().nullable(),
   title: z.string(),
   approval: ApprovalMode,
+  mode: SessionMode.default('tools'),
   created_at: z.string(),
   updated_at: z.string(),
   running_turn_id: z.string().nullable(),
@@ -86,6 +91,8 @@ export const Turn = z.object({
   continuations: z.number().int(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
+  /** Code mode: the final answer (final_answer's argument, as text); null in tools mode or without one. */
+  answer: z.string().nullable().default(null),
 });
 export type Turn = z.infer<typeof Turn>;
 

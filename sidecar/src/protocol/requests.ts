@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExperienceScope } from './context';
+import { SessionMode } from './entities';
 import { ApprovalMode, RememberScope, SandboxNetwork, SandboxSetting } from './permissions';
 
 /** Request bodies and queries the API accepts. */
@@ -34,12 +35,22 @@ export const CreateSessionRequest = z.object({
   project_id: z.string().nullish(),
   title: z.string().min(1, 'title must not be empty').max(200).optional(),
   approval: ApprovalMode.optional(),
+  /** `code` needs a project with kernels. */
+  mode: SessionMode.optional(),
 });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
 
 export const UpdateSessionRequest = z
-  .object({ title: z.string().min(1).max(200).optional(), approval: ApprovalMode.optional() })
-  .refine((v) => v.title !== undefined || v.approval !== undefined, 'give title or approval');
+  .object({
+    title: z.string().min(1).max(200).optional(),
+    approval: ApprovalMode.optional(),
+    /** Refused (409) while a turn runs; `code` needs a project with kernels. */
+    mode: SessionMode.optional(),
+  })
+  .refine(
+    (v) => v.title !== undefined || v.approval !== undefined || v.mode !== undefined,
+    'give title, approval or mode',
+  );
 export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
 
 export const ListSessionsQuery = z.object({

@@ -267,6 +267,15 @@ ALTER TABLE context_versions ADD COLUMN system_addition TEXT;
 ALTER TABLE questions ADD COLUMN fork_id TEXT;
 `,
   },
+  {
+    version: 12,
+    description:
+      'code as action: a session acts through tools or by writing code; a turn keeps its final answer',
+    sql: `
+ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'tools';
+ALTER TABLE turns ADD COLUMN answer TEXT;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

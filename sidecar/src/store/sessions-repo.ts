@@ -1,4 +1,4 @@
-import type { ApprovalMode, Session } from '../protocol';
+import type { ApprovalMode, Session, SessionMode } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
@@ -10,6 +10,7 @@ interface SessionRow {
   project_id: string | null;
   title: string;
   approval: ApprovalMode;
+  mode: SessionMode;
   created_at: string;
   updated_at: string;
   running_turn_id: string | null;
@@ -32,7 +33,7 @@ export interface InitialContext {
   systemAddition: string | null;
 }
 
-const SELECT = `SELECT s.id, s.project_id, s.title, s.approval, s.created_at, s.updated_at,
+const SELECT = `SELECT s.id, s.project_id, s.title, s.approval, s.mode, s.created_at, s.updated_at,
   s.parent_session_id, s.parent_turn_id,
   (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.status = 'running' LIMIT 1) AS running_turn_id
   FROM sessions s`;
@@ -44,6 +45,7 @@ export class SessionsRepo {
     projectId: string | null;
     title?: string | undefined;
     approval?: ApprovalMode | undefined;
+    mode?: SessionMode | undefined;
     fork?: ForkOrigin | undefined;
     initialContext?: InitialContext | undefined;
   }): Session {
@@ -55,7 +57,7 @@ export class SessionsRepo {
       this.db
         .prepare(
           `INSERT INTO sessions (id, project_id, title, approval, created_at, updated_at, context_head,
-             parent_session_id, parent_turn_id, fork_task, fork_tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             parent_session_id, parent_turn_id, fork_task, fork_tools, mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -69,6 +71,7 @@ export class SessionsRepo {
           fork?.parentTurnId ?? null,
           fork?.task ?? null,
           fork?.tools ? JSON.stringify(fork.tools) : null,
+          input.mode ?? 'tools',
         );
       this.db
         .prepare(
@@ -140,13 +143,23 @@ export class SessionsRepo {
 
   update(
     id: string,
-    patch: { title?: string | undefined; approval?: ApprovalMode | undefined },
+    patch: {
+      title?: string | undefined;
+      approval?: ApprovalMode | undefined;
+      mode?: SessionMode | undefined;
+    },
   ): Session | null {
     const current = this.get(id);
     if (!current) return null;
     this.db
-      .prepare('UPDATE sessions SET title = ?, approval = ?, updated_at = ? WHERE id = ?')
-      .run(patch.title ?? current.title, patch.approval ?? current.approval, now(), id);
+      .prepare('UPDATE sessions SET title = ?, approval = ?, mode = ?, updated_at = ? WHERE id = ?')
+      .run(
+        patch.title ?? current.title,
+        patch.approval ?? current.approval,
+        patch.mode ?? current.mode,
+        now(),
+        id,
+      );
     return this.get(id);
   }
 

@@ -18,6 +18,7 @@ interface TurnRow {
   continuations: number;
   created_at: string;
   finished_at: string | null;
+  answer: string | null;
 }
 
 function toTurn(row: TurnRow): Turn {
@@ -44,6 +45,7 @@ function toTurn(row: TurnRow): Turn {
     continuations: row.continuations,
     created_at: row.created_at,
     finished_at: row.finished_at,
+    answer: row.answer ?? null,
   };
 }
 
@@ -133,5 +135,10 @@ export class TurnsRepo {
 
   countContinuation(id: string): void {
     this.db.prepare('UPDATE turns SET continuations = continuations + 1 WHERE id = ?').run(id);
+  }
+
+  /** Code mode: the turn's final answer. */
+  setAnswer(id: string, answer: string): void {
+    this.db.prepare('UPDATE turns SET answer = ? WHERE id = ?').run(answer, id);
   }
 }
