@@ -31,6 +31,7 @@ const STATUS: Record<ServerErrorCode, number> = {
   model_no_key: 400,
   context_window_exceeded: 400,
   continuation_limit: 502,
+  step_limit: 502,
   data_dir_locked: 409,
   database_too_new: 500,
   interrupted: 503,

@@ -4,12 +4,13 @@ import type { MemoryEdits } from '../context/memory-edits';
 import { CairnError, notFound } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
-import type { Question, Turn } from '../protocol';
+import type { Question, SessionMode, Turn } from '../protocol';
 import type { Store } from '../store/store';
 import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { resolveProjectRoot } from '../tools/project-root';
 import type { SessionToolRuntime } from '../tools/runtime/session-tool-runtime';
 import type { ToolCallFiles } from '../tools/tool-call-files';
+import { type CodeModeOptions, prepareCodeTurn } from './code-mode/code-mode-options';
 import { ContextStep } from './context-step';
 import { closeDanglingToolUses } from './history-repair';
 import { createModelClient } from './model-client';
@@ -50,6 +51,8 @@ export interface AgentRuntimeOptions {
    * waits for it.
    */
   turnEnding?: (sessionId: string, turnId: string) => Promise<void>;
+  /** What a session in code mode needs (absent: such a session's turns fail saying code mode is unavailable). */
+  codeMode?: CodeModeOptions;
 }
 
 type TurnOutcome = Parameters<TurnRunner['finish']>[1];
@@ -136,8 +139,9 @@ export class AgentRuntime {
     });
     const controller = new AbortController();
     const tools = this.options.toolRuntime(sessionId);
-    const done = this.execute(tools, turn.id, session.project_id, controller.signal).finally(() => {
+    const done = this.execute(tools, turn.id, session, controller.signal).finally(() => {
       this.running.delete(turn.id);
+      this.options.codeMode?.answers.close(turn.id);
       tools.endTurn(turn.id);
       // What the agent queued belongs to its turn: a turn cancelled or failed after the batch takes it along.
       this.options.compactionQueue.take(sessionId);
@@ -150,11 +154,11 @@ export class AgentRuntime {
   private async execute(
     tools: SessionToolRuntime,
     turnId: string,
-    projectId: string | null,
+    session: { project_id: string | null; mode: SessionMode },
     signal: AbortSignal,
   ): Promise<void> {
     const setupIds = { sessionId: tools.sessionId, turnId };
-    const outcome = await this.outcome(tools, turnId, projectId, signal);
+    const outcome = await this.outcome(tools, turnId, session, signal);
     // What the turn started (its forks) ends before the turn's end is recorded, however it ended.
     try {
       await this.options.turnEnding?.(setupIds.sessionId, turnId);
@@ -167,7 +171,7 @@ export class AgentRuntime {
   private async outcome(
     tools: SessionToolRuntime,
     turnId: string,
-    projectId: string | null,
+    { project_id: projectId, mode }: { project_id: string | null; mode: SessionMode },
     signal: AbortSignal,
   ): Promise<TurnOutcome> {
     const sessionId = tools.sessionId;
@@ -179,23 +183,37 @@ export class AgentRuntime {
       // Kernel tools open the session's kernels here, which starts a warm one while the model thinks.
       await tools.beginTurn({ sessionId, turnId, projectRoot, signal });
       const settings = await this.options.modelSettings();
-      const systemPrompt = await buildSystemPrompt({
+      const basePrompt = await buildSystemPrompt({
         projectRoot,
         toolNames: tools.modelTools().map((t) => t.name),
       });
+      // A code-mode turn acts through Python in the kernel: its own prompt section and loop.
+      const code =
+        mode === 'code'
+          ? await prepareCodeTurn(this.options.codeMode, {
+              store: this.store,
+              tools,
+              turnId,
+              projectRoot,
+              systemPrompt: basePrompt,
+            })
+          : null;
       const client = createModelClient(settings, {
         maxRetries: this.options.modelMaxRetries ?? 2,
         logger: this.options.logger,
       });
-      return await this.runner.run({
-        ...setupIds,
-        projectRoot,
-        tools,
-        systemPrompt,
-        settings,
-        client,
-        signal,
-      });
+      return await this.runner.run(
+        {
+          ...setupIds,
+          projectRoot,
+          tools,
+          systemPrompt: code?.systemPrompt ?? basePrompt,
+          settings,
+          client,
+          signal,
+        },
+        code?.strategy,
+      );
     } catch (error) {
       if (signal.aborted) return { status: 'cancelled' };
       const failure =

@@ -7,7 +7,7 @@ import {
 import { CairnError } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
-import type { ContentBlock, ErrorInfo } from '../protocol';
+import type { ContentBlock, Message } from '../protocol';
 import type { Store } from '../store/store';
 import type { SessionToolRuntime } from '../tools/runtime/session-tool-runtime';
 import { type Tool, toolInputJsonSchema } from '../tools/tool';
@@ -16,6 +16,7 @@ import { closeDanglingToolUses } from './history-repair';
 import { toModelFailure } from './model-errors';
 import type { ModelSettings } from './model-settings';
 import type { QuestionBroker } from './question-broker';
+import type { ModelStep, Outcome, ResponseStrategy } from './response-strategy';
 import { summaryModel } from './summary-model';
 import { type ToolUse, toolResultBlock } from './tool-results';
 
@@ -54,15 +55,18 @@ export interface TurnSetup {
   signal: AbortSignal;
 }
 
-type Outcome = { status: 'completed' } | { status: 'cancelled' } | { status: 'failed'; error: ErrorInfo };
-
 /** The agent loop for one turn: model, tools, model, … until the model ends its turn. */
 export class TurnRunner {
-  constructor(private readonly deps: TurnRunnerDeps) {}
+  private readonly toolLoop: ResponseStrategy;
 
-  async run(setup: TurnSetup): Promise<Outcome> {
+  constructor(private readonly deps: TurnRunnerDeps) {
+    this.toolLoop = toolLoop(deps.store);
+  }
+
+  /** Runs the turn; `strategy` says what a reply leads to (default: the tool loop). */
+  async run(setup: TurnSetup, strategy: ResponseStrategy = this.toolLoop): Promise<Outcome> {
     try {
-      return await this.loop(setup);
+      return await this.loop(setup, strategy);
     } catch (error) {
       if (setup.signal.aborted) return { status: 'cancelled' };
       // Model failures arrive as CairnErrors (streamOnce maps them); anything else is Cairn's own.
@@ -78,7 +82,7 @@ export class TurnRunner {
     }
   }
 
-  private async loop(setup: TurnSetup): Promise<Outcome> {
+  private async loop(setup: TurnSetup, strategy: ResponseStrategy): Promise<Outcome> {
     const { store } = this.deps;
     let recoveries = 0;
     let previousEnd: ConversationEnd | null = null;
@@ -94,7 +98,7 @@ export class TurnRunner {
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };
       // Asked before each request: a tool loaded in the last round is there from this one on.
-      const toolDefs = setup.tools.modelTools().map(toolDefinition);
+      const toolDefs = strategy.toolDefinitions(setup);
       const prepared = await this.deps.context.prepare(setup, toolDefs, summarize);
       // A compaction changed the conversation: the previous end no longer points at the same block.
       if (prepared.version !== version) previousEnd = null;
@@ -106,7 +110,7 @@ export class TurnRunner {
         previousEnd,
       );
       previousEnd = request.end;
-      const response = await this.streamOnce(setup, request);
+      const response = await this.streamOnce(setup, request, strategy.stopSequences);
       if (response === 'cancelled') return { status: 'cancelled' };
       this.deps.context.record(setup.sessionId, prepared, response.usage);
       addUsage(response.usage);
@@ -153,21 +157,16 @@ export class TurnRunner {
         continue;
       }
 
-      this.saveAssistant(setup, content, response.stop_reason);
+      const message = this.saveAssistant(setup, content, response.stop_reason);
       if (response.stop_reason === 'pause_turn') continue;
-      const uses = content.filter((b) => b.type === 'tool_use') as unknown as ToolUse[];
-      if (response.stop_reason !== 'tool_use' || uses.length === 0) return { status: 'completed' };
-
-      const results = await Promise.all(
-        uses.map(async (use) => toolResultBlock(use, await setup.tools.runForModel(use, setup.signal))),
-      );
-      // A background call that ended meanwhile is told in this request, after the results.
-      store.messages.append({
-        sessionId: setup.sessionId,
-        turnId: setup.turnId,
-        role: 'user',
-        content: [...(results as unknown as ContentBlock[]), ...noticeBlocks(setup.tools)],
+      const next = await strategy.handle({
+        setup,
+        response,
+        content,
+        message,
+        saveAssistant: (more, stopReason) => this.saveAssistant(setup, more, stopReason),
       });
+      if (next !== 'continue') return next;
       if (setup.signal.aborted) return { status: 'cancelled' };
       recoveries = 0;
     }
@@ -177,6 +176,7 @@ export class TurnRunner {
   private async streamOnce(
     setup: TurnSetup,
     request: CachedRequestParts<Anthropic.Tool>,
+    stopSequences: string[] | undefined,
   ): Promise<Anthropic.Message | 'cancelled'> {
     const params: Anthropic.MessageStreamParams = {
       model: setup.settings.model,
@@ -184,6 +184,7 @@ export class TurnRunner {
       system: request.system,
       messages: request.messages as unknown as Anthropic.MessageParam[],
       ...(request.tools.length > 0 ? { tools: request.tools } : {}),
+      ...(stopSequences && stopSequences.length > 0 ? { stop_sequences: stopSequences } : {}),
       ...(setup.settings.thinkingBudget
         ? { thinking: { type: 'enabled' as const, budget_tokens: setup.settings.thinkingBudget } }
         : {}),
@@ -235,9 +236,9 @@ export class TurnRunner {
     }
   }
 
-  private saveAssistant(setup: TurnSetup, content: ContentBlock[], stopReason: string | null): void {
+  private saveAssistant(setup: TurnSetup, content: ContentBlock[], stopReason: string | null): Message {
     const { store } = this.deps;
-    store.transaction(() => {
+    return store.transaction(() => {
       const message = store.messages.append({
         sessionId: setup.sessionId,
         turnId: setup.turnId,
@@ -250,6 +251,7 @@ export class TurnRunner {
         message,
         stop_reason: stopReason,
       });
+      return message;
     });
   }
 
@@ -296,6 +298,28 @@ export class TurnRunner {
       store.sessions.touch(setup.sessionId);
     });
   }
+}
+
+/** The tool loop: the model's tool calls run (in parallel), their results go back; no call ends the turn. */
+function toolLoop(store: Store): ResponseStrategy {
+  return {
+    toolDefinitions: (setup) => setup.tools.modelTools().map(toolDefinition),
+    async handle({ setup, response, content }: ModelStep): Promise<'continue' | Outcome> {
+      const uses = content.filter((b) => b.type === 'tool_use') as unknown as ToolUse[];
+      if (response.stop_reason !== 'tool_use' || uses.length === 0) return { status: 'completed' };
+      const results = await Promise.all(
+        uses.map(async (use) => toolResultBlock(use, await setup.tools.runForModel(use, setup.signal))),
+      );
+      // A background call that ended meanwhile is told in this request, after the results.
+      store.messages.append({
+        sessionId: setup.sessionId,
+        turnId: setup.turnId,
+        role: 'user',
+        content: [...(results as unknown as ContentBlock[]), ...noticeBlocks(setup.tools)],
+      });
+      return 'continue';
+    },
+  };
 }
 
 function toolDefinition(t: Tool): Anthropic.Tool {

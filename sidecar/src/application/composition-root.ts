@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
+import type { CodeModeOptions } from '../agent/code-mode/code-mode-options';
+import { finalAnswerTool } from '../agent/code-mode/final-answer-tool';
+import { FinalAnswers } from '../agent/code-mode/final-answers';
 import { forkTool } from '../agent/fork-tool';
 import { QuestionBroker } from '../agent/question-broker';
 import { secureDataDir } from '../config/data-dir-permissions';
@@ -10,6 +13,7 @@ import { contextTool } from '../context/context-tool';
 import { MemoryEdits } from '../context/memory-edits';
 import { memoryTool } from '../context/memory-tool';
 import { KernelManager } from '../kernels/kernel-manager';
+import { DEFAULT_KERNEL } from '../kernels/session-kernels';
 import { createFileLogger, type Logger } from '../log/logger';
 import { createKeychain, type Keychain } from '../secrets/keychain';
 import { registerSecretsFromEnv } from '../secrets/known-secrets';
@@ -269,7 +273,15 @@ function buildServices(store: Store, options: BuildOptions) {
   const forkTools: ToolSource = {
     toolsForTurn: async () => (forks && forkLimit > 0 ? [forkTool(forks)] : []),
   };
-  const toolSources: ToolSource[] = [builtinToolSource({ conversationOnly }), contextTools, forkTools];
+  // Code mode's final_answer records the answer through this script-only tool.
+  const finalAnswers = new FinalAnswers();
+  const codeModeTools: ToolSource = { toolsForTurn: async () => [finalAnswerTool(finalAnswers)] };
+  const toolSources: ToolSource[] = [
+    builtinToolSource({ conversationOnly }),
+    contextTools,
+    forkTools,
+    codeModeTools,
+  ];
   if (kernels) toolSources.push(kernels);
   if (mcpSessions) toolSources.push(mcpSessions);
   const broker = new QuestionBroker(store);
@@ -310,6 +322,21 @@ function buildServices(store: Store, options: BuildOptions) {
     memoryEdits,
     // A turn's forks end with it.
     turnEnding: async (_sessionId, turnId) => forks?.parentTurnEnding(turnId),
+    ...(kernels && projectPython
+      ? {
+          codeMode: {
+            answers: finalAnswers,
+            runPrelude: (sessionId, turnId, code, signal) =>
+              kernels.runSetupCell(sessionId, turnId, DEFAULT_KERNEL, code, signal),
+            // The parse check runs the kernels' interpreter; one with launcher arguments falls back to python3.
+            python: async (sessionId, root) => {
+              const found = await projectPython.forSession(sessionId, root);
+              return found.args.length === 0 ? found.command : 'python3';
+            },
+            maxSteps: Math.max(1, envInt(env.CAIRN_CODE_MAX_STEPS, 30)),
+          } satisfies CodeModeOptions,
+        }
+      : {}),
   });
   const resources: SessionResource[] = [toolRuntime];
   if (kernels) resources.push(kernels);

@@ -29,6 +29,8 @@ export const SERVER_ERROR_CODES = [
   'model_no_key',
   'context_window_exceeded',
   'continuation_limit',
+  /** A code-mode turn that used its steps without calling final_answer. */
+  'step_limit',
   'data_dir_locked',
   'database_too_new',
   /** A turn that was running when Cairn stopped. */

@@ -25,6 +25,8 @@ export type ScriptedReply =
       content: ScriptedBlock[];
       /** default: 'max_tokens' if a tool_use is truncated, else 'tool_use' if any tool_use, else 'end_turn' */
       stop_reason?: StopReason;
+      /** With stop_reason 'stop_sequence': which sequence was hit (as the API reports it); default null. */
+      stop_sequence?: string;
       /**
        * defaults: input ≈ request body length / 4, split by the prompt cache into read, written and the rest;
        * output ≈ generated characters / 4 (at least 1). A scripted input_tokens bypasses the cache.
@@ -337,7 +339,10 @@ export async function startModelServer(
             name: 'message_delta',
             data: {
               type: 'message_delta',
-              delta: { stop_reason: reply.stop_reason ?? defaultStopReason(blocks), stop_sequence: null },
+              delta: {
+                stop_reason: reply.stop_reason ?? defaultStopReason(blocks),
+                stop_sequence: reply.stop_sequence ?? null,
+              },
               // As the API does today: the input counts again, beside the final output count.
               usage: { ...input, output_tokens: usage.output_tokens ?? estimateTokens(outputChars(blocks)) },
             },
@@ -387,7 +392,7 @@ export async function startModelServer(
         model,
         content: blocks.map(messageBlock),
         stop_reason: reply.stop_reason ?? defaultStopReason(blocks),
-        stop_sequence: null,
+        stop_sequence: reply.stop_sequence ?? null,
         usage: {
           ...input,
           output_tokens: reply.usage?.output_tokens ?? estimateTokens(outputChars(blocks)),

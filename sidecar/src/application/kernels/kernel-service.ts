@@ -96,6 +96,24 @@ export class KernelService implements ToolSource, SessionResource {
     };
   }
 
+  /**
+   * Runs the agent's own setup cell (code mode's prelude) in a session's kernel, outside any tool call: the
+   * panel shows it as the turn's, and it needs no approval (it only defines functions).
+   */
+  async runSetupCell(
+    sessionId: string,
+    turnId: string,
+    name: string,
+    code: string,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; message: string }> {
+    if (this.closed) return { ok: false, message: 'the kernels were shut down.' };
+    const { kernels, router } = this.openSession(sessionId);
+    router.expect(name, { turnId, toolCallId: null });
+    const result = await kernels.kernel(name).execute(code, { signal });
+    return { ok: result.success, message: result.error ? result.error.summary : '' };
+  }
+
   list(sessionId: string): KernelInfo[] {
     this.requireSession(sessionId);
     return (this.open.get(sessionId)?.kernels.list() ?? []).map(wireInfo);

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_CODE_ERROR } from '../../src/agent/code-mode/code-block';
+import type { Question } from '../../src/protocol';
+import { type Harness, startHarness } from '../support/harness';
+import { STDLIB_KERNEL_ENV } from '../support/kernel-harness';
+import type { RecordedRequest, ScriptedReply } from '../support/model-server';
+import { waitFor } from '../tools/tool-context';
+
+const MAX_STEPS = 4;
+
+/** A reply that stopped at `</code>`, as the API reports a hit stop sequence. */
+const tagged = (reasoning: string, code: string): ScriptedReply => ({
+  content: [{ type: 'text', text: `${reasoning}\n<code>\n${code}\n` }],
+  stop_reason: 'stop_sequence',
+  stop_sequence: '</code>',
+});
+const text = (t: string): ScriptedReply => ({ content: [{ type: 'text', text: t }] });
+
+/** The text of the last user message a request carries (the observation of the step before). */
+function lastUserText(request: RecordedRequest): string {
+  const last = request.body.messages.at(-1)!;
+  const content = last.content as string | { type: string; text?: string }[];
+  return typeof content === 'string' ? content : content.map((b) => b.text ?? '').join('');
+}
+
+describe('code mode turns', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...STDLIB_KERNEL_ENV, CAIRN_CODE_MAX_STEPS: String(MAX_STEPS) } });
+  });
+  afterAll(async () => h?.close());
+
+  async function codeSession(extra: Record<string, unknown> = {}): Promise<string> {
+    const { sessionId } = await h.newSession(extra);
+    h.server.core.store.sessions.update(sessionId, { mode: 'code' });
+    return sessionId;
+  }
+
+  async function run(sessionId: string, replies: ScriptedReply[], prompt = 'task') {
+    const before = h.model.requests.length;
+    h.model.enqueue(...replies);
+    const turn = await h.startTurn(sessionId, prompt);
+    const ended = await h.waitForTurnEnd(turn.id);
+    return { turn: ended, requests: h.model.requests.slice(before) };
+  }
+
+  it('runs tagged code with state carried between steps; requests carry no tools and stop at </code>', async () => {
+    const sessionId = await codeSession();
+    const { turn, requests } = await run(sessionId, [
+      tagged('First a variable.', 'x = 41\nprint("set", x)'),
+      tagged('Now the answer.', 'final_answer(x + 1)'),
+    ]);
+    expect(turn.status).toBe('completed');
+    expect(turn.answer).toBe('42');
+    expect(requests).toHaveLength(2);
+    for (const r of requests) {
+      expect(r.body.tools).toBeUndefined();
+      expect(r.body.stop_sequences).toEqual(['</code>']);
+    }
+    const system = JSON.stringify(requests[0]!.body.system);
+    expect(system).toContain('def final_answer(answer)');
+    expect(system).toContain('def Read(');
+    expect(system).not.toContain('def execute_code(');
+    expect(lastUserText(requests[1]!)).toContain('set 41');
+    // The answer is the assistant's last message; the kernel panel shows the model's code as its cell.
+    expect(h.server.core.store.messages.last(sessionId)).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: '42' }],
+    });
+    const events = await h.events(sessionId);
+    const cells = events.flatMap((e) => (e.type === 'kernel.execution_started' ? [e] : []));
+    expect(cells.filter((c) => c.tool_call_id !== null).map((c) => c.code)).toEqual([
+      'x = 41\nprint("set", x)',
+      'final_answer(x + 1)',
+    ]);
+  });
+
+  it('takes a fence, then bare code', async () => {
+    const sessionId = await codeSession();
+    const { turn, requests } = await run(sessionId, [
+      text('Let me compute.\n```python\nprint(6 * 7)\n```'),
+      text('final_answer("bare")'),
+    ]);
+    expect(lastUserText(requests[1]!)).toContain('42');
+    expect(turn.answer).toBe('bare');
+  });
+
+  it('answers unparseable text with the expected form, then succeeds', async () => {
+    const sessionId = await codeSession();
+    const { turn, requests } = await run(sessionId, [
+      text('I think the answer is obvious, no code needed.'),
+      tagged('Fine.', 'final_answer("ok")'),
+    ]);
+    expect(lastUserText(requests[1]!)).toBe(NO_CODE_ERROR);
+    expect(turn.status).toBe('completed');
+    expect(turn.answer).toBe('ok');
+  });
+
+  it('calls a tool as a function, with approval asked for the cell in ask mode', async () => {
+    const sessionId = await codeSession({ approval: 'ask' });
+    fs.writeFileSync(path.join(h.projectDir, 'notes.txt'), 'the secret is 7\n');
+    h.model.enqueue(
+      tagged('Read the notes.', 'notes = Read(path="notes.txt")\nprint(notes)'),
+      tagged('Done.', 'final_answer("7")'),
+    );
+    const before = h.model.requests.length;
+    const started = await h.startTurn(sessionId, 'read notes');
+    const answered = new Set<string>();
+    const answerAll = async () => {
+      const { questions } = (
+        await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)
+      ).body;
+      for (const q of questions) {
+        if (answered.has(q.id)) continue;
+        answered.add(q.id);
+        await h.api('POST', `/api/questions/${q.id}/answer`, { answer: 'allow' });
+      }
+    };
+    await waitFor(async () => {
+      await answerAll();
+      return answered.size >= 1;
+    });
+    // Keep answering (the cell, then maybe per call) until the turn ends.
+    let turn = h.server.core.store.turns.get(started.id)!;
+    await waitFor(async () => {
+      await answerAll();
+      turn = h.server.core.store.turns.get(started.id)!;
+      return turn.status !== 'running';
+    });
+    expect(turn.status).toBe('completed');
+    expect(answered.size).toBeGreaterThanOrEqual(1);
+    expect(lastUserText(h.model.requests[before + 1]!)).toContain('the secret is 7');
+    expect(turn.answer).toBe('7');
+  });
+
+  it('ends the turn from final_answer inside try/except Exception, and repairs an assignment', async () => {
+    const sessionId = await codeSession();
+    const first = await run(sessionId, [
+      tagged('Guarded.', 'try:\n    final_answer("caught?")\nexcept Exception:\n    pass\nprint("after")'),
+    ]);
+    expect(first.turn.status).toBe('completed');
+    expect(first.turn.answer).toBe('caught?');
+    const second = await run(sessionId, [tagged('Assign.', 'final_answer = "assigned"')]);
+    expect(second.turn.answer).toBe('assigned');
+  });
+
+  it('cuts a long printed output in the middle, and keeps printed output before an error', async () => {
+    const sessionId = await codeSession();
+    const { requests } = await run(sessionId, [
+      tagged('Long.', 'print("HEAD" + "x" * 30000 + "TAIL")'),
+      tagged('Fail.', 'print("before the error")\n1 / 0'),
+      tagged('Done.', 'final_answer("done")'),
+    ]);
+    const long = lastUserText(requests[1]!);
+    expect(long.startsWith('HEAD')).toBe(true);
+    expect(long).toContain('TAIL');
+    expect(long).toMatch(/characters omitted/);
+    expect(long.length).toBeLessThan(25_000);
+    const failed = lastUserText(requests[2]!);
+    expect(failed).toContain('before the error');
+    expect(failed).toContain('ZeroDivisionError');
+    expect(failed.indexOf('before the error')).toBeLessThan(failed.indexOf('ZeroDivisionError'));
+  });
+
+  it('stops at the step limit with a clear failure', async () => {
+    const sessionId = await codeSession();
+    const replies = Array.from({ length: MAX_STEPS }, (_, i) => tagged('Again.', `print(${i})`));
+    const { turn, requests } = await run(sessionId, replies);
+    expect(requests).toHaveLength(MAX_STEPS);
+    expect(turn.status).toBe('failed');
+    expect(turn.error?.code).toBe('step_limit');
+    expect(turn.error?.message).toMatch(/CAIRN_CODE_MAX_STEPS/);
+    expect(turn.answer).toBeNull();
+  });
+});
