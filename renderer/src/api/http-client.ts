@@ -9,6 +9,7 @@ import type {
   CreatePermissionRuleRequest,
   ListPermissionRulesQuery,
   McpImportRequest,
+  SessionMode,
   SetMcpSecretsRequest,
   TestPermissionRequest,
   UpdateExperienceRequest,
@@ -123,11 +124,15 @@ export class CairnClient {
         SessionList,
       )
     ).sessions;
-  createSession = (input: { project_id?: string | null; title?: string; approval?: ApprovalMode }) =>
-    this.request('POST', '/api/sessions', Session, input);
+  createSession = (input: {
+    project_id?: string | null;
+    title?: string;
+    approval?: ApprovalMode;
+    mode?: SessionMode;
+  }) => this.request('POST', '/api/sessions', Session, input);
   /** One session with the forks its turns spawned (a fork itself is read here: the list leaves forks out). */
   getSession = (id: string) => this.request('GET', `/api/sessions/${enc(id)}`, SessionDetail);
-  updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode }) =>
+  updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode; mode?: SessionMode }) =>
     this.request('PATCH', `/api/sessions/${enc(id)}`, Session, patch);
   deleteSession = (id: string) => this.request('DELETE', `/api/sessions/${enc(id)}`, null);
 

@@ -193,6 +193,7 @@ export function Conversation(props: {
             onOpenContext={() => showContext()}
             waiting={waiting.questions.length}
             readOnly={readOnly}
+            running={runningId !== null}
           />
           {parentId !== null && (
             <ForkBanner

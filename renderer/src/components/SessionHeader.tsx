@@ -2,6 +2,7 @@ import { ApprovalMode, type ContextInfo, type Project, type Session } from '../.
 import type { StreamState } from '../api/event-stream';
 import type { CairnClient } from '../api/http-client';
 import { useI18n } from '../i18n/i18n';
+import { SessionModeSelect } from './code-mode/SessionModeSelect';
 import { ContextMeter } from './context/ContextMeter';
 import { SandboxBadge } from './SandboxBadge';
 
@@ -21,6 +22,8 @@ export function SessionHeader(props: {
   waiting?: number;
   /** A fork's conversation: it runs in its parent's approval mode, so there is none to choose here. */
   readOnly?: boolean;
+  /** A turn runs in the session: its mode stays until it ends. */
+  running?: boolean;
 }) {
   const { t, formatNumber } = useI18n();
   const waiting = props.waiting ?? 0;
@@ -56,6 +59,14 @@ export function SessionHeader(props: {
             ))}
           </select>
         </label>
+      )}
+      {!props.readOnly && (
+        <SessionModeSelect
+          client={props.client}
+          session={props.session}
+          running={props.running ?? false}
+          onChanged={props.onChanged}
+        />
       )}
       <span
         className={`connection-dot ${props.streamState}`}

@@ -2,7 +2,10 @@ import { memo } from 'react';
 import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol';
 import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
+import { codeStepMessageId } from '../state/code-step';
 import type { TurnView } from '../state/turn-view';
+import { CodeStepCard } from './code-mode/CodeStepCard';
+import { stepReasoning } from './code-mode/step-reasoning';
 import { CompactionCard } from './context/CompactionCard';
 import { ContextEditNote } from './context/ContextEditNote';
 import { ForkGroup } from './forks/ForkGroup';
@@ -40,11 +43,20 @@ export const TurnBlock = memo(function TurnBlock(props: {
                 <p>{item.text}</p>
               </div>
             );
-          case 'text':
-            return <MarkdownView key={item.key} text={item.text} streaming={item.streaming} />;
+          case 'text': {
+            // A code step's reply shows its reasoning here; its code shows in the step's card below.
+            const text = item.reasoning ? stepReasoning(item.text) : item.text;
+            if (text === '') return null;
+            return <MarkdownView key={item.key} text={text} streaming={item.streaming} />;
+          }
           case 'thinking':
             return <ThinkingBlock key={item.key} text={item.text} streaming={item.streaming} />;
           case 'tool':
+            if (codeStepMessageId(item.card.toolUseId) !== null) {
+              return (
+                <CodeStepCard key={item.key} item={item} client={props.client} onAnswer={props.onAnswer} />
+              );
+            }
             return (
               <ToolItemView key={item.key} item={item} client={props.client} onAnswer={props.onAnswer} />
             );

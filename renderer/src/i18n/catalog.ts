@@ -1,5 +1,6 @@
 import { backendMessages } from './messages/backend';
 import { backgroundMessages } from './messages/background';
+import { codeModeMessages } from './messages/code-mode';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
 import { forkMessages } from './messages/forks';
@@ -28,6 +29,7 @@ const areas = [
   backgroundMessages,
   permissionMessages,
   forkMessages,
+  codeModeMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

@@ -9,6 +9,7 @@ import type {
   Turn,
   TurnWithDetails,
 } from '../../../sidecar/src/protocol';
+import { codeStepMessageId, codeStepUseId } from './code-step';
 import {
   applyCompactionEvent,
   type CompactionItem,
@@ -42,7 +43,16 @@ export type { NestedItem, QuestionItem, ToolCardState, ToolItem } from './tool-i
 
 export type TurnItem =
   | { kind: 'prompt'; key: string; text: string }
-  | { kind: 'text'; key: string; text: string; streaming: boolean }
+  | {
+      kind: 'text';
+      key: string;
+      text: string;
+      streaming: boolean;
+      /** The stored message it is part of, once known (a code step names it). */
+      messageId?: number;
+      /** A code-mode reply whose code ran as a step: the text shows without its code block. */
+      reasoning?: boolean;
+    }
   | { kind: 'thinking'; key: string; text: string; streaming: boolean }
   | ToolItem
   | QuestionItem
@@ -76,19 +86,29 @@ export function turnFromHistory(t: TurnWithDetails): TurnView {
   const places = new HistoryPlaces(messages, tool_calls, questions);
   const compactions = versionsByMessage(versions);
   const items: TurnItem[] = [{ kind: 'prompt', key: 'prompt', text: turn.prompt }];
+  // A code step's observation comes back as an internal user message: hidden, like the step's tool results.
+  let afterStep = false;
   messages.forEach((message, m) => {
     if (message.role === 'user') {
-      if (message.internal && message.content.some((b) => b.type === 'text')) {
+      if (message.internal && !afterStep && message.content.some((b) => b.type === 'text')) {
         items.push({ kind: 'note', key: `note-${m}`, note: 'max_tokens', attempt: 0, maxAttempts: 0 });
       }
     } else {
+      const step = calls.get(codeStepUseId(message.id));
       message.content.forEach((block, b) => {
         const call = calls.get(String(block.id));
         const item = itemFromBlock(block, `m${m}-b${b}`, call);
         if (item?.kind === 'tool' && call) item.nested = places.nestedUnder(call.id);
+        if (item?.kind === 'text')
+          Object.assign(item, { messageId: message.id, reasoning: step !== undefined });
         if (item) items.push(item);
         if (call) items.push(...places.questionsOf(call.id));
       });
+      afterStep = step !== undefined;
+      // A code-mode reply has no tool_use block: its step (the code it ran) follows it.
+      if (step) {
+        items.push(toolItem(cardFromCall(step), places.nestedUnder(step.id)), ...places.questionsOf(step.id));
+      }
     }
     items.push(...(compactions.get(message.id) ?? []));
   });
@@ -221,7 +241,8 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
       const kept = view.items.filter((i) => !i.key.startsWith(prefix));
       const added = event.message.content
         .map((block, b) => itemFromBlock(block, `${prefix}final-b${b}`, undefined))
-        .filter((i): i is TurnItem => i !== null);
+        .filter((i): i is TurnItem => i !== null)
+        .map((i) => (i.kind === 'text' ? { ...i, messageId: event.message.id } : i));
       return { ...view, items: [...kept, ...added], response: view.response + 1 };
     }
     case 'llm.continuation': {
@@ -378,7 +399,14 @@ function startCard(view: TurnView, event: Extract<CairnEvent, { type: 'tool.star
   const item = toolItem(start(newCard(event.tool_use_id, event.name, event.input)));
   const parent = event.parent_tool_call_id;
   const nested = parent === null ? null : addUnder(view.items, parent, item);
-  return { ...view, items: nested ?? [...view.items, item] };
+  if (nested) return { ...view, items: nested };
+  // A code step starts right after its reply (completed just before): the reply now shows its reasoning.
+  const stepOf = codeStepMessageId(event.tool_use_id);
+  const items =
+    stepOf === null
+      ? view.items
+      : view.items.map((i) => (i.kind === 'text' && i.messageId === stepOf ? { ...i, reasoning: true } : i));
+  return { ...view, items: [...items, item] };
 }
 
 function withItems(view: TurnView, items: TurnItem[] | null): TurnView {

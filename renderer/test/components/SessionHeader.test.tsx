@@ -136,3 +136,79 @@ describe('the sandbox badge', () => {
     expect(badge()?.firstChild?.textContent).toBe('沙箱中运行 · 无网络');
   });
 });
+
+describe('the session mode', () => {
+  function modeHeader(options: { fetchImpl: typeof fetch; running?: boolean; onChanged?: () => void }) {
+    render(
+      <I18nProvider locale="en">
+        <SessionHeader
+          client={new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, options.fetchImpl)}
+          session={session}
+          streamState="open"
+          modelName={null}
+          onChanged={options.onChanged ?? (() => undefined)}
+          onTogglePanel={() => undefined}
+          running={options.running}
+        />
+      </I18nProvider>,
+    );
+    return screen.getByRole('combobox', { name: 'Mode' }) as HTMLSelectElement;
+  }
+
+  it('shows tools for a new session and switches it to code with a PATCH', async () => {
+    const sent: { url: string; method: string | undefined; body: unknown }[] = [];
+    const fetchImpl = (async (url: string, init?: RequestInit) => {
+      sent.push({ url, method: init?.method, body: JSON.parse(String(init?.body)) });
+      return new Response(JSON.stringify({ ...session, mode: 'code' }), { status: 200 });
+    }) as typeof fetch;
+    const onChanged = vi.fn();
+    const select = modeHeader({ fetchImpl, onChanged });
+    expect(select.value).toBe('tools');
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Tools', 'Code']);
+    expect(select.disabled).toBe(false);
+
+    fireEvent.change(select, { target: { value: 'code' } });
+    await waitFor(() => expect(onChanged).toHaveBeenCalled());
+    expect(sent).toEqual([
+      { url: 'http://127.0.0.1:1/api/sessions/s', method: 'PATCH', body: { mode: 'code' } },
+    ]);
+  });
+
+  it('is disabled while a turn runs', () => {
+    const fetchImpl = vi.fn() as unknown as typeof fetch;
+    const select = modeHeader({ fetchImpl, running: true });
+    expect(select.disabled).toBe(true);
+    expect(select.title).toBe('The mode can change once the running turn ends.');
+  });
+
+  it("shows the server's refusal", async () => {
+    const fetchImpl = (async () =>
+      new Response(
+        JSON.stringify({ error: { code: 'bad_request', message: 'Code mode needs a project.' } }),
+        { status: 400 },
+      )) as typeof fetch;
+    const onChanged = vi.fn();
+    const select = modeHeader({ fetchImpl, onChanged });
+    fireEvent.change(select, { target: { value: 'code' } });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Could not switch the mode: Code mode needs a project.');
+    expect(onChanged).not.toHaveBeenCalled();
+  });
+
+  it('speaks Chinese', () => {
+    render(
+      <I18nProvider locale="zh-CN">
+        <SessionHeader
+          client={new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch)}
+          session={session}
+          streamState="open"
+          modelName={null}
+          onChanged={() => undefined}
+          onTogglePanel={() => undefined}
+        />
+      </I18nProvider>,
+    );
+    const select = screen.getByRole('combobox', { name: '模式' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['工具', '代码']);
+  });
+});

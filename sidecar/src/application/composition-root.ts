@@ -372,7 +372,15 @@ function buildServices(store: Store, options: BuildOptions) {
   sandbox.onChange((ids) => runtimeOfTools.sandboxChanged(ids));
   if (kernels) sandbox.onChange((ids) => kernels.sandboxChanged(ids));
 
-  const sessions = new SessionService({ store, runtime, files, resources, conversationOnly, forks });
+  const sessions = new SessionService({
+    store,
+    runtime,
+    files,
+    resources,
+    conversationOnly,
+    hasKernels: kernels !== null,
+    forks,
+  });
   const permissions = new PermissionRuleService(store);
   const services: Services = {
     info: new SidecarInfo({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Application, openApplication } from '../application/composition-root';
 import { titleFromPrompt } from '../application/sessions/session-title';
 import { CairnError } from '../errors';
-import type { AnswerQuestionRequest, CairnEvent, TurnStatus } from '../protocol';
+import type { AnswerQuestionRequest, CairnEvent, SessionMode, TurnStatus } from '../protocol';
 import { Deferred } from './deferred';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 
@@ -12,6 +12,8 @@ export interface LocalRunOptions {
   workspace: string;
   prompt: string;
   sessionId: string | null;
+  /** --mode: the new session's mode, or the given session switched to it; null leaves it as it is. */
+  mode: SessionMode | null;
   /** A line for the person at the terminal (stderr), e.g. that the workspace is not used. */
   notice: (text: string) => void;
 }
@@ -39,6 +41,10 @@ export class LocalTurnDriver implements TurnDriver {
     }
     const { turns, events } = this.core.services;
     const sid = this.openSession(this.core);
+    const { mode } = this.options;
+    if (mode !== null && this.core.services.sessions.get(sid).mode !== mode) {
+      this.core.services.sessions.update(sid, { mode });
+    }
     this.sessionId = sid;
     // Subscribe before starting, so turn.started is seen too; events of other turns are ignored.
     events.subscribe((event) => {
@@ -67,10 +73,15 @@ export class LocalTurnDriver implements TurnDriver {
       this.options.notice(
         `Conversation-only (CAIRN_CONVERSATION_ONLY): ${workspace} is not opened; the turn runs as a plain conversation, without shell, file, Python or MCP tools.`,
       );
-      return sessionId ? sessions.get(sessionId).id : sessions.create({ title: titleFromPrompt(prompt) }).id;
+      return sessionId
+        ? sessions.get(sessionId).id
+        : sessions.create({ title: titleFromPrompt(prompt), ...this.modeField() }).id;
     }
     const project = projects.open(path.resolve(workspace));
-    if (!sessionId) return sessions.create({ project_id: project.id, title: titleFromPrompt(prompt) }).id;
+    if (!sessionId) {
+      return sessions.create({ project_id: project.id, title: titleFromPrompt(prompt), ...this.modeField() })
+        .id;
+    }
     const session = sessions.get(sessionId);
     if (session.project_id !== project.id) {
       throw new CairnError(
@@ -79,6 +90,10 @@ export class LocalTurnDriver implements TurnDriver {
       );
     }
     return session.id;
+  }
+
+  private modeField(): { mode?: SessionMode } {
+    return this.options.mode === null ? {} : { mode: this.options.mode };
   }
 
   finished(): Promise<TurnStatus> {

@@ -11,6 +11,7 @@ import {
   ErrorResponse,
   type Project,
   type Session,
+  type SessionMode,
   type Turn,
   type TurnStatus,
   WsServerMessage,
@@ -25,6 +26,8 @@ export interface RemoteRunOptions {
   workspace: string;
   prompt: string;
   sessionId: string | null;
+  /** --mode: the new session's mode, or the given session switched to it; null leaves it as it is. */
+  mode: SessionMode | null;
   /** A line for the person at the terminal (stderr), e.g. that the workspace is not used. */
   notice: (text: string) => void;
 }
@@ -55,7 +58,13 @@ export class RemoteTurnDriver implements TurnDriver {
   }
 
   async start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }> {
-    const session = await this.openSession();
+    let session = await this.openSession();
+    const { mode } = this.options;
+    if (mode !== null && session.mode !== mode) {
+      session = await this.request<Session>('PATCH', `/api/sessions/${encodeURIComponent(session.id)}`, {
+        mode,
+      });
+    }
     // Only what happens from now on matters: start after the session's current journal position.
     const { last_seq: afterSeq } = await this.request<{ last_seq: number }>(
       'GET',
@@ -80,6 +89,7 @@ export class RemoteTurnDriver implements TurnDriver {
   private async openSession(): Promise<Session> {
     const { workspace, sessionId, prompt } = this.options;
     const title = titleFromPrompt(prompt);
+    const modeField = this.options.mode === null ? {} : { mode: this.options.mode };
     const capabilities = await this.request<Capabilities>('GET', '/api/capabilities');
     if (!capabilities.projects) {
       // A conversation-only server has no projects: the turn runs as a plain conversation there.
@@ -88,11 +98,11 @@ export class RemoteTurnDriver implements TurnDriver {
       );
       return sessionId !== null
         ? this.getSession(sessionId)
-        : this.request<Session>('POST', '/api/sessions', { title });
+        : this.request<Session>('POST', '/api/sessions', { title, ...modeField });
     }
     const project = await this.request<Project>('POST', '/api/projects', { path: path.resolve(workspace) });
     if (sessionId === null)
-      return this.request<Session>('POST', '/api/sessions', { project_id: project.id, title });
+      return this.request<Session>('POST', '/api/sessions', { project_id: project.id, title, ...modeField });
     const session = await this.getSession(sessionId);
     if (session.project_id !== project.id) {
       throw new CairnError(

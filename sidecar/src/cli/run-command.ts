@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../config/data-dir';
-import type { CairnEvent, Question, TurnStatus } from '../protocol';
+import { type CairnEvent, type Question, SessionMode, type TurnStatus } from '../protocol';
 import { EventPrinter } from './event-printer';
 import { LocalTurnDriver } from './local-turn-driver';
 import { RemoteTurnDriver } from './remote-turn-driver';
@@ -20,6 +20,7 @@ export async function runCommand(args: string[]): Promise<number> {
       session: { type: 'string' },
       'data-dir': { type: 'string' },
       server: { type: 'string' },
+      mode: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -28,6 +29,7 @@ export async function runCommand(args: string[]): Promise<number> {
   if (!values.prompt) throw new UsageError('--prompt TEXT is required.');
   const json = values.json;
   const sessionId = values.session ?? null;
+  const mode = parseMode(values.mode);
   const notice = (text: string) => process.stderr.write(`cairn: ${text}\n`);
   let driver: TurnDriver;
   if (values.server) {
@@ -40,6 +42,7 @@ export async function runCommand(args: string[]): Promise<number> {
       workspace: values.workspace,
       prompt: values.prompt,
       sessionId,
+      mode,
       notice,
     });
   } else {
@@ -48,6 +51,7 @@ export async function runCommand(args: string[]): Promise<number> {
       workspace: values.workspace,
       prompt: values.prompt,
       sessionId,
+      mode,
       notice,
     });
   }
@@ -56,6 +60,16 @@ export async function runCommand(args: string[]): Promise<number> {
     interactive: !json && process.stdin.isTTY === true,
     workspace: path.resolve(values.workspace),
   });
+}
+
+/** --mode: tools (the model calls tools) or code (it writes Python that runs in the session's kernel). */
+function parseMode(value: string | undefined): SessionMode | null {
+  if (value === undefined) return null;
+  const parsed = SessionMode.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(`--mode must be ${SessionMode.options.join(' or ')} (got "${value}").`);
+  }
+  return parsed.data;
 }
 
 async function drive(

@@ -6,7 +6,8 @@ export const USAGE = `Usage:
   cairn serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
               [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
               [--allowed-hosts NAME,…] [--allowed-origins https://HOST[:PORT],…] [--parent-ipc]
-  cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--data-dir DIR] [--server URL]
+  cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--mode tools|code] [--data-dir DIR]
+            [--server URL]
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
@@ -26,6 +27,9 @@ Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serve
 --allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
 --compact-threshold: the share of the usable window (context minus max tokens) at which Cairn compacts
 before a request, above 0 and at most 1 (default 0.8); off leaves compaction to the agent and the user.
+--mode: how the agent acts: tools (calls tools, the default) or code (writes Python that runs in the
+session's kernel and calls the tools as functions; needs a project with kernels). With --session, the
+session is switched to it.
 --parent-ipc: started by the desktop app, which hands over the token and gets the port over its channel.
 
 Environment: CAIRN_DATA_DIR, CAIRN_TOKEN, CAIRN_ANTHROPIC_API_KEY, CAIRN_ANTHROPIC_BASE_URL, CAIRN_MODEL,

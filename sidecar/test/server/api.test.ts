@@ -179,7 +179,7 @@ describe('sessions', () => {
       ),
     ).toMatch(/approval/);
     expect(expectError(await h.api('PATCH', `/api/sessions/${session.id}`, {}), 400, 'bad_request')).toMatch(
-      /title or approval/,
+      /title, approval or mode/,
     );
     expectError(await h.api('PATCH', `/api/sessions/${session.id}`, { title: '' }), 400, 'bad_request');
     expectError(await h.api('PATCH', '/api/sessions/ses_nope', { title: 'x' }), 404, 'not_found');

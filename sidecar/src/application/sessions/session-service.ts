@@ -1,5 +1,5 @@
 import type { AgentRuntime } from '../../agent/agent-runtime';
-import { CairnError, notFound } from '../../errors';
+import { badRequest, CairnError, notFound } from '../../errors';
 import type {
   CreateSessionRequest,
   ForkInfo,
@@ -19,6 +19,8 @@ export interface SessionServiceDeps {
   /** What each session holds besides its rows and files (kernels, MCP connections). */
   resources: SessionResource[];
   conversationOnly: boolean;
+  /** Whether this server runs Python kernels (code mode's steps run in one). */
+  hasKernels: boolean;
   /** The forks a session's turns spawned, with their status and response. */
   forks: { list(parentSessionId: string): ForkInfo[] };
 }
@@ -39,7 +41,13 @@ export class SessionService {
       }
       if (!store.projects.get(projectId)) throw notFound('Project', projectId);
     }
-    return store.sessions.create({ projectId, title: request.title, approval: request.approval });
+    if (request.mode === 'code') this.requireKernels(projectId);
+    return store.sessions.create({
+      projectId,
+      title: request.title,
+      approval: request.approval,
+      mode: request.mode,
+    });
   }
 
   list(query: ListSessionsQuery): Session[] {
@@ -58,9 +66,34 @@ export class SessionService {
   }
 
   update(id: string, patch: UpdateSessionRequest): Session {
+    if (patch.mode !== undefined) {
+      const current = this.get(id);
+      // A running turn's loop was chosen at its start: switching under it would mix the two.
+      if (current.running_turn_id !== null) {
+        throw new CairnError(
+          'turn_running',
+          `Turn ${current.running_turn_id} is running in this session: switch its mode once the turn ends (or cancel it).`,
+        );
+      }
+      if (patch.mode === 'code') this.requireKernels(current.project_id);
+    }
     const session = this.deps.store.sessions.update(id, patch);
     if (!session) throw notFound('Session', id);
     return session;
+  }
+
+  /** Code mode's steps run in the session's kernel: it needs a project, on a server that runs kernels. */
+  private requireKernels(projectId: string | null): void {
+    if (!this.deps.hasKernels) {
+      throw badRequest(
+        'Code mode needs Python kernels, which this server does not run (it is conversation-only).',
+      );
+    }
+    if (projectId === null) {
+      throw badRequest(
+        "Code mode needs a project (its code runs in the project's Python kernel): this session has none.",
+      );
+    }
   }
 
   /**
