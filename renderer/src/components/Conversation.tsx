@@ -22,6 +22,7 @@ import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
 import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
+import { StepCells } from './code-mode/step-cell';
 import { ContextPanel, type ContextRequest } from './context/ContextPanel';
 import { ExperiencesPanel } from './experiences/ExperiencesPanel';
 import { ForkBanner } from './forks/ForkBanner';
@@ -219,30 +220,33 @@ export function Conversation(props: {
                   {snapshot.error}
                 </p>
               )}
-              <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
-                {virtualizer.getVirtualItems().map((row) => {
-                  const view = snapshot.turns[row.index]!;
-                  return (
-                    <div
-                      key={row.key}
-                      data-index={row.index}
-                      ref={virtualizer.measureElement}
-                      className="virtual-row"
-                      style={{ transform: `translateY(${row.start}px)` }}
-                    >
-                      <TurnBlock
-                        view={view}
-                        client={props.client}
-                        onAnswer={async (id, answer) => controller?.answer(id, answer)}
-                        onRetry={() => void controller?.retry(view.turn.id)}
-                        onOpenSettings={props.onOpenSettings}
-                        onViewVersion={showContext}
-                        onOpenSession={onOpenSession}
-                      />
-                    </div>
-                  );
-                })}
-              </div>
+              {/* Code steps find the kernel cell their call ran, for its images. */}
+              <StepCells.Provider value={kernelController}>
+                <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
+                  {virtualizer.getVirtualItems().map((row) => {
+                    const view = snapshot.turns[row.index]!;
+                    return (
+                      <div
+                        key={row.key}
+                        data-index={row.index}
+                        ref={virtualizer.measureElement}
+                        className="virtual-row"
+                        style={{ transform: `translateY(${row.start}px)` }}
+                      >
+                        <TurnBlock
+                          view={view}
+                          client={props.client}
+                          onAnswer={async (id, answer) => controller?.answer(id, answer)}
+                          onRetry={() => void controller?.retry(view.turn.id)}
+                          onOpenSettings={props.onOpenSettings}
+                          onViewVersion={showContext}
+                          onOpenSession={onOpenSession}
+                        />
+                      </div>
+                    );
+                  })}
+                </div>
+              </StepCells.Provider>
             </div>
           </div>
           {!readOnly && (

@@ -9,6 +9,8 @@ import { clipLines } from '../clip-lines';
 import { QuestionCard } from '../QuestionCard';
 import { ToolItemView } from '../ToolItemView';
 import { isFinished, STATUS_KEYS } from '../tool-labels';
+import { CodeStepImages } from './CodeStepImages';
+import { useStepCell } from './step-cell';
 
 function codeOf(input: unknown): string {
   const code = (input as { code?: unknown } | null)?.code;
@@ -17,7 +19,8 @@ function codeOf(input: unknown): string {
 
 /**
  * One code-mode step, open by default (it is what the agent did): its Python highlighted, then what it
- * printed or its error; the tool calls its code made (and their approvals) follow under it.
+ * printed or its error, and the images its cell showed; the tool calls its code made (and their
+ * approvals) follow under it.
  */
 export const CodeStepCard = memo(function CodeStepCard(props: {
   item: ToolItem;
@@ -30,6 +33,8 @@ export const CodeStepCard = memo(function CodeStepCard(props: {
   const finished = isFinished(card.status);
   const source = finished ? (card.preview ?? card.output) : card.output;
   const clip = useMemo(() => clipLines(source, finished ? 'head' : 'tail'), [source, finished]);
+  // The call's result holds text only: its images are in the kernel events of the cell it ran.
+  const cell = useStepCell(card.toolCallId);
   return (
     <section
       className={`code-step tool-card tool-card--${card.status}${card.isError ? ' tool-card--error' : ''}`}
@@ -51,6 +56,7 @@ export const CodeStepCard = memo(function CodeStepCard(props: {
           </pre>
         )}
       </div>
+      <CodeStepImages client={props.client} cell={cell} />
       {nested.map((child) =>
         child.kind === 'tool' ? (
           <ToolItemView key={child.key} item={child} client={props.client} onAnswer={props.onAnswer} />

@@ -15,6 +15,7 @@ const en = {
   'codeStep.error': 'Error',
   'codeStep.noOutput': 'No output.',
   'codeStep.waiting': 'Running…',
+  'codeStep.images': 'Images',
 };
 
 export const codeModeMessages: AreaMessages<keyof typeof en> = {
@@ -32,5 +33,6 @@ export const codeModeMessages: AreaMessages<keyof typeof en> = {
     'codeStep.error': '错误',
     'codeStep.noOutput': '无输出。',
     'codeStep.waiting': '运行中…',
+    'codeStep.images': '图像',
   },
 };
