@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
+import { benchCodeSteps, type CodeStepBenchOptions } from './bench/code-steps';
 import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchForks, type ForkBenchOptions } from './bench/forks';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
@@ -30,13 +31,14 @@ const KERNELS: KernelBenchOptions = {
 const CONTEXT: ContextBenchOptions = { sessionTokens: 200_000, runs: 7, warmup: 2, rounds: 40 };
 const TOOLS: ToolRuntimeBenchOptions = { calls: 1000, warmup: 50 };
 const FORKS: ForkBenchOptions = { runs: 30, warmup: 5, historyTurns: 200 };
+const CODE_STEPS: CodeStepBenchOptions = { steps: 50, warmup: 5 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
   // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
-  // BENCH_ONLY=forks section (h).
+  // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
@@ -52,6 +54,14 @@ async function main(): Promise<void> {
       const model = await startModelServer();
       try {
         return await benchForks(model, FORKS, log);
+      } finally {
+        await model.close();
+      }
+    },
+    code: async () => {
+      const model = await startModelServer();
+      try {
+        return await benchCodeSteps(model, CODE_STEPS, log);
       } finally {
         await model.close();
       }
@@ -125,6 +135,9 @@ async function main(): Promise<void> {
 
     log('(h) forks');
     rows.push(...(await benchForks(model, FORKS, log)));
+
+    log('(i) code as action');
+    rows.push(...(await benchCodeSteps(model, CODE_STEPS, log)));
   } finally {
     await model.close();
     removeDirs();

@@ -135,6 +135,76 @@ describe('code mode turns', () => {
     expect(turn.answer).toBe('7');
   });
 
+  /**
+   * Answers a session's approvals one at a time, in the order they are asked, with the next of `answers`;
+   * returns each question as it was asked. The next one is only awaited after the previous one is answered,
+   * since the Bash call inside the cell cannot ask before the cell runs.
+   */
+  async function answerInOrder(sessionId: string, answers: string[]): Promise<Question[]> {
+    const asked: Question[] = [];
+    for (const answer of answers) {
+      let next: Question | undefined;
+      await waitFor(async () => {
+        const { questions } = (
+          await h.api<{ questions: Question[] }>('GET', `/api/sessions/${sessionId}/questions`)
+        ).body;
+        next = questions.find((q) => q.status === 'pending' && !asked.some((a) => a.id === q.id));
+        return next !== undefined;
+      });
+      asked.push(next!);
+      const answered = await h.api('POST', `/api/questions/${next!.id}/answer`, { answer });
+      expect(answered.status).toBeLessThan(300);
+    }
+    return asked;
+  }
+
+  it('asks for the cell, then for a side-effecting tool function inside it; an allowed call runs', async () => {
+    const sessionId = await codeSession({ approval: 'ask' });
+    const command = 'echo from-code > made.txt';
+    h.model.enqueue(
+      tagged(
+        'Write the file with Bash, then read it back.',
+        `Bash(command=${JSON.stringify(command)})
+final_answer(open("made.txt").read().strip())`,
+      ),
+    );
+    const started = await h.startTurn(sessionId, 'make a file');
+    const asked = await answerInOrder(sessionId, ['allow', 'allow']);
+    const turn = await h.waitForTurnEnd(started.id);
+    expect(asked.map((q) => [q.kind, q.tool?.name])).toEqual([
+      ['approval', 'execute_code'],
+      ['approval', 'Bash'],
+    ]);
+    expect(asked[0]!.tool?.input).toMatchObject({ code: expect.stringContaining('Bash(command=') });
+    expect(asked[1]!.tool?.input).toMatchObject({ command });
+    expect(fs.readFileSync(path.join(h.projectDir, 'made.txt'), 'utf8').trim()).toBe('from-code');
+    expect(turn.status).toBe('completed');
+    expect(turn.answer).toBe('from-code');
+  });
+
+  it('a denied tool function raises ToolCallError in the code, and its side effect does not happen', async () => {
+    const sessionId = await codeSession({ approval: 'ask' });
+    h.model.enqueue(
+      tagged(
+        'Try to write the file.',
+        [
+          'try:',
+          '    Bash(command="echo denied > refused.txt")',
+          '    final_answer("ran")',
+          'except ToolCallError as e:',
+          '    final_answer("refused:" + e.tool)',
+        ].join('\n'),
+      ),
+    );
+    const started = await h.startTurn(sessionId, 'make a file');
+    const asked = await answerInOrder(sessionId, ['allow', 'deny']);
+    const turn = await h.waitForTurnEnd(started.id);
+    expect(asked.map((q) => q.tool?.name)).toEqual(['execute_code', 'Bash']);
+    expect(turn.status).toBe('completed');
+    expect(turn.answer).toBe('refused:Bash');
+    expect(fs.existsSync(path.join(h.projectDir, 'refused.txt'))).toBe(false);
+  });
+
   it('ends the turn from final_answer inside try/except Exception, and repairs an assignment', async () => {
     const sessionId = await codeSession();
     const first = await run(sessionId, [
