@@ -77,6 +77,29 @@ describe('code mode turns', () => {
     ]);
   });
 
+  it('tells the next observation of a background call that ended meanwhile', async () => {
+    const sessionId = await codeSession();
+    // The call ends only once the next step lets it, and that step waits for its end: no timing involved.
+    const started =
+      'receipt = Bash(command="while [ ! -f go.txt ]; do sleep 0.05; done; echo in-background", is_wait=False)\n' +
+      'print(receipt["call_id"])';
+    const waited = [
+      'import time, cairn_tools',
+      'open("go.txt", "w").close()',
+      'while cairn_tools.status(receipt["call_id"]).content.find("running") >= 0:',
+      '    time.sleep(0.05)',
+      'print("waited")',
+    ].join('\n');
+    const { turn, requests } = await run(sessionId, [
+      tagged('Start it.', started),
+      tagged('Wait for it.', waited),
+      tagged('Done.', 'final_answer("ok")'),
+    ]);
+    expect(turn.status).toBe('completed');
+    expect(lastUserText(requests[2]!)).toContain('waited');
+    expect(lastUserText(requests[2]!)).toMatch(/\[Cairn\] Background call \S+ \(Bash\) ended: completed/);
+  });
+
   it('takes a fence, then bare code', async () => {
     const sessionId = await codeSession();
     const { turn, requests } = await run(sessionId, [

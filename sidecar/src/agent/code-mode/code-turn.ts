@@ -100,7 +100,11 @@ export class CodeTurn implements ResponseStrategy {
       sessionId: setup.sessionId,
       turnId: setup.turnId,
       role: 'user',
-      content: [{ type: 'text', text }],
+      // A background call that ended meanwhile is told here too, as the tool loop tells it.
+      content: [
+        { type: 'text', text },
+        ...setup.tools.takeNotices().map((notice) => ({ type: 'text', text: notice })),
+      ],
       internal: true,
     });
     if (this.steps >= this.deps.maxSteps) {
