@@ -328,11 +328,6 @@ function buildServices(store: Store, options: BuildOptions) {
             answers: finalAnswers,
             runPrelude: (sessionId, turnId, code, signal) =>
               kernels.runSetupCell(sessionId, turnId, DEFAULT_KERNEL, code, signal),
-            // The parse check runs the kernels' interpreter; one with launcher arguments falls back to python3.
-            python: async (sessionId, root) => {
-              const found = await projectPython.forSession(sessionId, root);
-              return found.args.length === 0 ? found.command : 'python3';
-            },
             maxSteps: Math.max(1, envInt(env.CAIRN_CODE_MAX_STEPS, 30)),
           } satisfies CodeModeOptions,
         }

@@ -100,6 +100,16 @@ describe('code mode turns', () => {
     expect(lastUserText(requests[2]!)).toMatch(/\[Cairn\] Background call \S+ \(Bash\) ended: completed/);
   });
 
+  it('refuses a read-only session at once: its code could not run', async () => {
+    const sessionId = await codeSession({ approval: 'read_only' });
+    const before = h.model.requests.length;
+    const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'try')).id);
+    expect(turn.status).toBe('failed');
+    expect(turn.error).toMatchObject({ code: 'bad_request' });
+    expect(turn.error!.message).toContain('this session is read-only');
+    expect(h.model.requests.length).toBe(before);
+  });
+
   it('takes a fence, then bare code', async () => {
     const sessionId = await codeSession();
     const { turn, requests } = await run(sessionId, [

@@ -11,8 +11,6 @@ import { pythonParses } from './python-syntax';
 export interface CodeModeOptions {
   answers: FinalAnswers;
   runPrelude: PreludeRunner;
-  /** The interpreter the project's kernels start with, which checks whether a bare reply is Python. */
-  python(sessionId: string, projectRoot: string): Promise<string>;
   /** Steps (model replies) a turn may take before it fails with `step_limit`. */
   maxSteps: number;
 }
@@ -39,8 +37,14 @@ export async function prepareCodeTurn(
         'Use a session in a project (not conversation-only), or switch the session to tools mode.',
     );
   }
+  if (input.store.sessions.get(input.tools.sessionId)?.approval === 'read_only') {
+    throw new CairnError(
+      'bad_request',
+      'Code mode runs the model’s code, and this session is read-only, which refuses it. Switch the approval ' +
+        'mode (ask, auto_edits or auto), or switch the session to tools mode.',
+    );
+  }
   const { signatures } = pythonFunctions(codeModeTools(tools));
-  const python = await options.python(input.tools.sessionId, input.projectRoot);
   options.answers.open(input.turnId);
   return {
     systemPrompt: `${input.systemPrompt}\n\n${codeModeSection(signatures)}`,
@@ -48,7 +52,7 @@ export async function prepareCodeTurn(
       store: input.store,
       answers: options.answers,
       runPrelude: options.runPrelude,
-      parses: pythonParses(python),
+      parses: pythonParses(),
       maxSteps: options.maxSteps,
     }),
   };

@@ -29,12 +29,17 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Text as a triple-quoted Python string indented by `indent`: backslashes, a `"""` inside or a `"` at its end,
- * and control characters are escaped so any description parses.
+ * Text as a triple-quoted Python string indented by `indent`: backslashes, quotes that could end it and
+ * control characters are escaped, so no description (an MCP server's, say) can end the string or parse badly.
  */
 export function pythonDocstring(text: string, indent: string): string {
-  let body = text.replace(/\\/g, '\\\\').replace(/"""/g, '""\\"').split('').map(escapeControl).join('');
-  if (body.endsWith('"')) body = `${body.slice(0, -1)}\\"`;
+  // A quote run at the end would meet the closing quotes: each of its quotes is escaped; inside, every
+  // third quote of a run is, so no `"""` ends the string early.
+  const trailing = /"*$/.exec(text)![0].length;
+  const core = text.slice(0, text.length - trailing);
+  const body =
+    core.replace(/\\/g, '\\\\').replace(/"""/g, '""\\"').split('').map(escapeControl).join('') +
+    '\\"'.repeat(trailing);
   const lines = body.split('\n').map((line, i) => (i === 0 || line === '' ? line : `${indent}${line}`));
   return `${indent}"""${lines.join('\n')}${lines.length > 1 ? `\n${indent}` : ''}"""`;
 }

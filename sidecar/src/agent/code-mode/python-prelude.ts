@@ -64,7 +64,9 @@ def _cairn_code_mode_install(namespace, tools):
             recorded = not reply.get("is_error")
         except Exception:  # Cairn unreachable: the answer still ends the code, carried by the exception
             recorded = False
-        raise FinalAnswer(answer, recorded)
+        error = FinalAnswer(answer, recorded)
+        error.args = (answer_text(answer),)  # the text Cairn falls back on when the call could not record it
+        raise error
 
     final_answer.__doc__ = ${JSON.stringify(FINAL_ANSWER_DOC)}
 

@@ -49,7 +49,8 @@ export function pythonSignature(tool: Tool, functionName: string): PythonSignatu
   const docLines: string[] = [];
   const passed: string[] = [];
   for (const property of ordered) {
-    const prop = properties[property] ?? {};
+    // JSON Schema allows `true`/`false` as a property's schema: read as no constraint.
+    const prop = asSchema(properties[property]);
     const optional = !required.includes(property);
     let name = pythonIdentifier(property, 'arg');
     if (isPythonKeyword(name)) name = `${name}_`;
@@ -77,7 +78,13 @@ function typeHint(prop: JsonSchema): string | null {
 }
 
 /** The JSON types a property allows (its `type`, its enum's values, or those of its anyOf/oneOf), no `null`. */
-function jsonTypes(prop: JsonSchema): string[] {
+/** A schema as an object; anything else (`true`, `false`, a malformed one) says nothing. */
+function asSchema(value: unknown): JsonSchema {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchema) : {};
+}
+
+function jsonTypes(schema: JsonSchema): string[] {
+  const prop = asSchema(schema);
   if (typeof prop.type === 'string') return prop.type === 'null' ? [] : [prop.type];
   if (Array.isArray(prop.type)) return (prop.type as string[]).filter((t) => t !== 'null');
   if (Array.isArray(prop.enum))
@@ -120,6 +127,8 @@ function enumValues(prop: JsonSchema): unknown[] | null {
   if (Array.isArray(prop.enum)) return prop.enum as unknown[];
   const options = (prop.anyOf ?? prop.oneOf) as JsonSchema[] | undefined;
   if (!Array.isArray(options)) return null;
-  const values = options.map((o) => ('const' in o ? [o.const] : Array.isArray(o.enum) ? o.enum : null));
+  const values = options
+    .map(asSchema)
+    .map((o) => ('const' in o ? [o.const] : Array.isArray(o.enum) ? o.enum : null));
   return values.every((v) => v !== null) ? (values as unknown[][]).flat() : null;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractCode, NO_CODE_ERROR } from '../../../src/agent/code-mode/code-block';
 import { pythonParses } from '../../../src/agent/code-mode/python-syntax';
@@ -109,10 +112,25 @@ describe('pythonParses', () => {
     expect(await parses('print("unterminated)')).toBe(false);
   });
 
-  it('says so with a CairnError when the interpreter is missing', async () => {
-    await expect(pythonParses('/no/such/python3')('x = 1')).rejects.toMatchObject({
-      name: 'CairnError',
-      code: 'python_not_found',
-    });
+  it('counts a reply as not parsing when the interpreter is missing (the model gets the expected form)', async () => {
+    expect(await pythonParses('/no/such/python3')('x = 1')).toBe(false);
+  });
+
+  it("runs nothing of the project's: isolated, in the temporary folder, without Cairn's environment", async () => {
+    // An ast.py where the check would run from, and a variable a secret would be in: neither reaches it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-parse-'));
+    const marker = path.join(dir, 'ran');
+    fs.writeFileSync(path.join(dir, 'ast.py'), `open(${JSON.stringify(marker)}, "w").close()\n`);
+    const cwd = process.cwd();
+    process.env.PYTHONPATH = dir;
+    try {
+      process.chdir(dir);
+      expect(await pythonParses()('x = 1')).toBe(true);
+    } finally {
+      process.chdir(cwd);
+      delete process.env.PYTHONPATH;
+    }
+    expect(fs.existsSync(marker)).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

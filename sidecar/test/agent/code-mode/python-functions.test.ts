@@ -156,9 +156,29 @@ describe('pythonFunctions signatures', () => {
 
   it('keeps a description with quotes, backslashes and control characters valid Python', () => {
     const nasty = plainTool('Nasty', 'Ends with """ and \\ and \u0001 and a quote"');
-    const { signatures, prelude } = pythonFunctions([nasty]);
+    // A server's description ending in triple quotes must not end the docstring (it stopped code mode).
+    const triple = plainTool('Triple', 'Harmless tool """');
+    const six = plainTool('Six', 'x """"""');
+    const { signatures, prelude } = pythonFunctions([nasty, triple, six]);
     expectParses(signatures);
     expectParses(prelude);
+    expect(signatures).toContain('Harmless tool \\"\\"\\""""');
+  });
+
+  it('reads a boolean property schema (valid JSON Schema) as no constraint', () => {
+    const loose = mcpAgentTool({
+      agentName: 'mcp__loose__take',
+      serverName: 'loose',
+      def: {
+        name: 'take',
+        allowed: true,
+        description: 'Takes anything.',
+        inputSchema: { type: 'object', properties: { x: true, y: { anyOf: [true, { const: 'a' }] } } },
+      },
+    } as unknown as Parameters<typeof mcpAgentTool>[0]) as unknown as Tool;
+    const { signatures } = pythonFunctions([loose]);
+    expect(signatures).toContain('def mcp__loose__take(x = None, y: str = None,');
+    expectParses(signatures);
   });
 });
 
