@@ -110,6 +110,22 @@ describe('code mode turns', () => {
     expect(h.model.requests.length).toBe(before);
   });
 
+  it('reads a reply cut by the output limit together with its continuation', async () => {
+    const sessionId = await codeSession();
+    const { turn, requests } = await run(sessionId, [
+      { content: [{ type: 'text', text: 'Two parts.\n<code>\nx = 20\n' }], stop_reason: 'max_tokens' },
+      // The continuation goes on inside the block the first part opened.
+      {
+        content: [{ type: 'text', text: 'final_answer(x * 2 + 2)\n' }],
+        stop_reason: 'stop_sequence',
+        stop_sequence: '</code>',
+      },
+    ]);
+    expect(requests).toHaveLength(2);
+    expect(turn.status).toBe('completed');
+    expect(turn.answer).toBe('42');
+  });
+
   it('takes a fence, then bare code', async () => {
     const sessionId = await codeSession();
     const { turn, requests } = await run(sessionId, [

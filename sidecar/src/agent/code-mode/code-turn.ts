@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { CairnError } from '../../errors';
+import type { ContentBlock } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { ModelStep, Outcome, ResponseStrategy } from '../response-strategy';
 import type { TurnSetup } from '../turn-runner';
@@ -41,6 +42,8 @@ export class CodeTurn implements ResponseStrategy {
   private steps = 0;
   /** The prelude the kernel has from this turn: run again when the tools changed or the state was lost. */
   private installed: string | null = null;
+  /** The first message after the last observation: where the reply being handled began. */
+  private since: number | null = null;
 
   constructor(private readonly deps: CodeTurnDeps) {}
 
@@ -56,7 +59,7 @@ export class CodeTurn implements ResponseStrategy {
     saveAssistant,
   }: ModelStep): Promise<'continue' | Outcome> {
     this.steps += 1;
-    const reply = content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const reply = this.replyText(setup, message.id, content);
     const extracted = await extractCode(reply, {
       stoppedAtCloseTag: response.stop_reason === 'stop_sequence' && response.stop_sequence === CLOSE_TAG,
       parses: this.deps.parses,
@@ -91,12 +94,25 @@ export class CodeTurn implements ResponseStrategy {
   }
 
   /**
+   * The reply's text. One cut by the output limit was saved in parts, with Cairn's "continue" between
+   * them: its code began in an earlier part, so the parts since the last observation are read as one.
+   */
+  private replyText(setup: TurnSetup, messageId: number, content: ContentBlock[]): string {
+    const text = (blocks: ContentBlock[]) =>
+      blocks.flatMap((b) => (b.type === 'text' ? [String(b.text)] : [])).join('');
+    const parts = this.deps.store.messages
+      .range(setup.sessionId, this.since, messageId - 1)
+      .filter((m) => m.turn_id === setup.turnId && m.role === 'assistant');
+    return parts.map((m) => text(m.content)).join('') + text(content);
+  }
+
+  /**
    * The observation (or the corrective error) as the next user message, which the user's view hides; then
    * the next request, unless the turn has used its steps. Saved first, so a follow-up prompt continues
    * from a whole history.
    */
   private next(setup: TurnSetup, text: string): 'continue' {
-    this.deps.store.messages.append({
+    const observation = this.deps.store.messages.append({
       sessionId: setup.sessionId,
       turnId: setup.turnId,
       role: 'user',
@@ -107,6 +123,7 @@ export class CodeTurn implements ResponseStrategy {
       ],
       internal: true,
     });
+    this.since = observation.id + 1;
     if (this.steps >= this.deps.maxSteps) {
       throw new CairnError(
         'step_limit',
