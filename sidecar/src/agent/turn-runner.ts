@@ -331,7 +331,7 @@ function toolDefinition(t: Tool): Anthropic.Tool {
 }
 
 /** One text block per background call that ended since the last request. */
-function noticeBlocks(tools: SessionToolRuntime): ContentBlock[] {
+export function noticeBlocks(tools: SessionToolRuntime): ContentBlock[] {
   return tools.takeNotices().map((text) => ({ type: 'text', text }));
 }
 

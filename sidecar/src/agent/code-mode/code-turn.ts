@@ -3,7 +3,7 @@ import { CairnError } from '../../errors';
 import type { ContentBlock } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { ModelStep, Outcome, ResponseStrategy } from '../response-strategy';
-import type { TurnSetup } from '../turn-runner';
+import { noticeBlocks, type TurnSetup } from '../turn-runner';
 import { cellRecord } from './cell-observation';
 import { extractCode } from './code-block';
 import { codeModeTools } from './code-prompt';
@@ -117,10 +117,7 @@ export class CodeTurn implements ResponseStrategy {
       turnId: setup.turnId,
       role: 'user',
       // A background call that ended meanwhile is told here too, as the tool loop tells it.
-      content: [
-        { type: 'text', text },
-        ...setup.tools.takeNotices().map((notice) => ({ type: 'text', text: notice })),
-      ],
+      content: [{ type: 'text', text }, ...noticeBlocks(setup.tools)],
       internal: true,
     });
     this.since = observation.id + 1;
