@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { CairnClient, EventStream } from '../../sidecar/src/client';
 import {
   done,
   readRound,
@@ -12,8 +13,6 @@ import {
 } from '../../sidecar/test/support/context-script';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
 import { seedTurns } from '../../sidecar/test/support/seed-turns';
-import { EventStream } from '../src/api/event-stream';
-import { CairnClient } from '../src/api/http-client';
 import type { CompactionItem } from '../src/state/compaction-item';
 import { SessionController } from '../src/state/session-controller';
 import type { TurnView } from '../src/state/turn-view';

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ApiError, CairnClient, EventStream } from '../../sidecar/src/client';
 import { Notebook } from '../../sidecar/src/protocol';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
 import { HAS_MATPLOTLIB_PYTHON, IPYTHON_KERNEL_ENV } from '../../sidecar/test/support/kernel-harness';
-import { EventStream } from '../src/api/event-stream';
-import { ApiError, CairnClient } from '../src/api/http-client';
 import { KernelController } from '../src/state/kernel-controller';
 import type { KernelCell } from '../src/state/kernel-view';
 import { SessionController } from '../src/state/session-controller';

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { CairnClient, EventStream } from '../../sidecar/src/client';
 import type { CairnEvent } from '../../sidecar/src/protocol';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
 import { seedTurns } from '../../sidecar/test/support/seed-turns';
-import { EventStream } from '../src/api/event-stream';
-import { CairnClient } from '../src/api/http-client';
 import { SessionController } from '../src/state/session-controller';
 
 // The renderer's client, event stream and session state against a real sidecar (Node's fetch, and

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, CairnClient } from '../../sidecar/src/client';
 import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
-import { ApiError, CairnClient } from '../src/api/http-client';
 import { probeBackend } from '../src/api/probe';
 
 // A redirect could carry the token to another host, so the client never follows one. Real servers on

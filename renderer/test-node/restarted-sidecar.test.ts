@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ApiError, CairnClient, EventStream } from '../../sidecar/src/client';
 import type { BackendInfo, CairnEvent } from '../../sidecar/src/protocol';
 import { type RunningServer, startServer } from '../../sidecar/src/server/start-server';
 import { tempDir, testEnv } from '../../sidecar/test/support/harness';
 import { type ModelServer, startModelServer } from '../../sidecar/test/support/model-server';
-import { EventStream } from '../src/api/event-stream';
-import { ApiError, CairnClient } from '../src/api/http-client';
 import { BackendReconnector } from '../src/state/backend-reconnector';
 import { fakeBridge } from '../test/support/fake-bridge';
 

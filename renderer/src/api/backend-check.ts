@@ -1,6 +1,5 @@
+import { ApiError, type Backend, CairnClient, socketUrl } from '../../../sidecar/src/client';
 import { type Capabilities, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../../../sidecar/src/protocol';
-import { socketUrl } from './event-stream';
-import { ApiError, type Backend, CairnClient } from './http-client';
 
 export const CHECK_STEPS = ['health', 'capabilities', 'about', 'websocket'] as const;
 export type CheckStepId = (typeof CHECK_STEPS)[number];

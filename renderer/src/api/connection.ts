@@ -1,5 +1,5 @@
+import type { Backend } from '../../../sidecar/src/client';
 import { BackendInfo, type DesktopBridge } from '../../../sidecar/src/protocol';
-import type { Backend } from './http-client';
 
 declare global {
   interface Window {

@@ -1,5 +1,5 @@
+import { ApiError, CairnClient } from '../../../sidecar/src/client';
 import type { Capabilities } from '../../../sidecar/src/protocol';
-import { ApiError, CairnClient } from './http-client';
 
 export type ProbeResult =
   | { kind: 'unreachable'; message: string }

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type Backend, CairnClient, EventStream, type StreamState } from '../../../sidecar/src/client';
 import type { Session } from '../../../sidecar/src/protocol';
 import { backendHost, type Desktop, forgetBackend, type ResolvedBackend } from '../api/connection';
-import { EventStream, type StreamState } from '../api/event-stream';
-import { type Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { BackendReconnector } from '../state/backend-reconnector';
 import { useAsync } from '../state/use-async';

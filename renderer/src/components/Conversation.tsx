@@ -9,9 +9,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { createPortal } from 'react-dom';
+import type { CairnClient, EventStream, StreamState } from '../../../sidecar/src/client';
 import type { Project, Session } from '../../../sidecar/src/protocol';
-import type { EventStream, StreamState } from '../api/event-stream';
-import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { BackgroundController } from '../state/background-controller';
 import { KernelController } from '../state/kernel-controller';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Backend } from '../../../sidecar/src/client';
 import { bridgeErrorMessage, type ResolvedBackend, resolveBackend } from '../api/connection';
-import type { Backend } from '../api/http-client';
 import { App } from './App';
 import { BackendProblem } from './BackendProblem';
 import { ConnectionScreen } from './ConnectionScreen';

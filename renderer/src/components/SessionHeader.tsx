@@ -1,6 +1,5 @@
+import type { CairnClient, StreamState } from '../../../sidecar/src/client';
 import { ApprovalMode, type ContextInfo, type Project, type Session } from '../../../sidecar/src/protocol';
-import type { StreamState } from '../api/event-stream';
-import type { CairnClient } from '../api/http-client';
 import { useI18n } from '../i18n/i18n';
 import { SessionModeSelect } from './code-mode/SessionModeSelect';
 import { ContextMeter } from './context/ContextMeter';

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import type { Backend, CairnClient } from '../../../sidecar/src/client';
 import type { Desktop } from '../api/connection';
-import type { Backend, CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { AboutSection } from './settings/AboutSection';
 import { BackendSection } from './settings/BackendSection';

@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { CairnClient } from '../api/http-client';
+import type { CairnClient } from '../../../sidecar/src/client';
 import { type Translate, useI18n, useT } from '../i18n/i18n';
 import type { ToolCardState } from '../state/turn-view';
 import { AnsiText, ansiToPlainText } from './AnsiText';

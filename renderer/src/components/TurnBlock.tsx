@@ -1,6 +1,6 @@
 import { memo } from 'react';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../api/http-client';
 import { useT } from '../i18n/i18n';
 import { codeStepMessageId } from '../state/code-step';
 import type { TurnView } from '../state/turn-view';

@@ -1,7 +1,6 @@
+import type { Backend, StreamState } from '../../../sidecar/src/client';
 import type { BackendInfo, DesktopBridge } from '../../../sidecar/src/protocol';
 import { bridgeErrorMessage } from '../api/connection';
-import type { StreamState } from '../api/event-stream';
-import type { Backend } from '../api/http-client';
 
 export interface BackendReconnectorOptions {
   bridge: Pick<DesktopBridge, 'getBackend'>;

@@ -1,5 +1,5 @@
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, ToolCall } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../api/http-client';
 import {
   applyOutput,
   applyRuntimeEvent,

@@ -1,5 +1,5 @@
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../api/http-client';
 import {
   applyKernelEvent,
   EMPTY_KERNELS,

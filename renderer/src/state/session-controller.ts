@@ -1,6 +1,6 @@
+import type { EventStream } from '../../../sidecar/src/client';
+import { ApiError, type CairnClient } from '../../../sidecar/src/client';
 import type { AnswerQuestionRequest, CairnEvent, ForkInfo } from '../../../sidecar/src/protocol';
-import type { EventStream } from '../api/event-stream';
-import { ApiError, type CairnClient } from '../api/http-client';
 import { isContextEvent } from './compaction-item';
 import { forksByTurn, upsertFork } from './fork-items';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart, withForks } from './turn-view';

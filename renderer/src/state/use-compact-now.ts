@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
+import { ApiError, type CairnClient } from '../../../sidecar/src/client';
 import type { CompactionLevel, CompactResponse } from '../../../sidecar/src/protocol';
-import { ApiError, type CairnClient } from '../api/http-client';
 
 export type CompactLevel = CompactionLevel | 'auto';
 

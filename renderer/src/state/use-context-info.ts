@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { CairnClient } from '../api/http-client';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { EventSource } from './session-controller';
 import { useAsync } from './use-async';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { Session } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../api/http-client';
 
 /**
  * The open session: from the session list when it is there, else read by its id (a fork, which the list

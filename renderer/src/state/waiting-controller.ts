@@ -1,5 +1,5 @@
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { AnswerQuestionRequest, CairnEvent } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../api/http-client';
 import { ViewController, type ViewSnapshot } from './live-controller';
 import type { EventSource } from './session-controller';
 import { applyWaitingEvent, isWaitingEvent, type WaitingView, waitingFrom, withParent } from './waiting-view';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventStream } from '../../src/api/event-stream';
+import { EventStream } from '../../../sidecar/src/client';
 import { fakeSocketServer } from '../support/fake-socket';
 
 const BACKEND = { url: 'http://127.0.0.1:41001', token: 'stream-token' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError, CairnClient } from '../../../sidecar/src/client';
 import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
-import { ApiError, CairnClient } from '../../src/api/http-client';
 
 interface Seen {
   url: string;

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { LoadedTool, Question, ToolCall, ToolCallOutput } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { BackgroundPanel } from '../../src/components/background/BackgroundPanel';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { ContextInfo, ContextVersionInfo, StructuredSummary } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { CompactionCard } from '../../src/components/context/CompactionCard';
 import { ContextMeter } from '../../src/components/context/ContextMeter';
 import { ContextPanel } from '../../src/components/context/ContextPanel';

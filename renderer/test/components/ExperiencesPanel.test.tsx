@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { Experience, Session } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { ExperiencesPanel } from '../../src/components/experiences/ExperiencesPanel';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { eventMaker } from '../support/journal-events';

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, KernelInfo } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { KernelPanel } from '../../src/components/kernel/KernelPanel';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';

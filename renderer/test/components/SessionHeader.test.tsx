@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { Project, Session } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { SessionHeader } from '../../src/components/SessionHeader';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CairnClient } from '../../src/api/http-client';
+import { CairnClient } from '../../../sidecar/src/client';
 import { ansiSegments } from '../../src/components/AnsiText';
 import { clipLines } from '../../src/components/clip-lines';
 import { ToolCard } from '../../src/components/ToolCard';

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, TurnWithDetails } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { stepReasoning } from '../../src/components/code-mode/step-reasoning';
 import { TurnBlock } from '../../src/components/TurnBlock';
 import { I18nProvider } from '../../src/i18n/i18n';

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { ContextInfo, ContextVersionInfo } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { ContextPanel } from '../../src/components/context/ContextPanel';
 import { I18nProvider } from '../../src/i18n/i18n';
 import type { CompactNow } from '../../src/state/use-compact-now';

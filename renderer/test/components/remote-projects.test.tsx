@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CairnClient } from '../../src/api/http-client';
+import { CairnClient } from '../../../sidecar/src/client';
 import { OpenProjectDialog } from '../../src/components/OpenProjectDialog';
 import { Sidebar } from '../../src/components/Sidebar';
 import { I18nProvider } from '../../src/i18n/i18n';

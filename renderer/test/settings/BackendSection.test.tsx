@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { BackendInfo } from '../../../sidecar/src/protocol';
 import type { Desktop } from '../../src/api/connection';
-import { CairnClient } from '../../src/api/http-client';
 import { SettingsPage } from '../../src/components/SettingsPage';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { fakeBridge, LOCAL_INFO, REMOTE_INFO } from '../support/fake-bridge';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CairnClient } from '../../src/api/http-client';
+import { CairnClient } from '../../../sidecar/src/client';
 import { PermissionsSection } from '../../src/components/settings/PermissionsSection';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CairnClient } from '../../src/api/http-client';
+import { CairnClient } from '../../../sidecar/src/client';
 import { SettingsPage } from '../../src/components/SettingsPage';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { REMOTE_INFO } from '../support/fake-bridge';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CairnClient, EventStream } from '../../../sidecar/src/client';
 import type { CairnEvent, NewEvent, TurnPage } from '../../../sidecar/src/protocol';
-import type { EventStream } from '../../src/api/event-stream';
-import type { CairnClient } from '../../src/api/http-client';
 import { SessionController } from '../../src/state/session-controller';
 import type { NestedItem, ToolItem } from '../../src/state/tool-items';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from '../../src/state/turn-view';

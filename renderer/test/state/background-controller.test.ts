@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, NewEvent, ToolCallOutput, ToolRuntimeInfo } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../../src/api/http-client';
 import { BackgroundController } from '../../src/state/background-controller';
 import { eventMaker } from '../support/journal-events';
 import { storedToolCall } from '../support/tool-calls';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CairnClient, EventStream } from '../../../sidecar/src/client';
 import type {
   CairnEvent,
   ContextVersionInfo,
@@ -7,8 +8,6 @@ import type {
   SessionDetail,
   TurnPage,
 } from '../../../sidecar/src/protocol';
-import type { EventStream } from '../../src/api/event-stream';
-import type { CairnClient } from '../../src/api/http-client';
 import { SessionController } from '../../src/state/session-controller';
 import {
   applyEvent,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent } from '../../../sidecar/src/protocol';
-import { CairnClient } from '../../src/api/http-client';
 import { KernelController } from '../../src/state/kernel-controller';
 import { eventMaker } from '../support/journal-events';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type {
   AnswerQuestionRequest,
   CairnEvent,
@@ -6,7 +7,6 @@ import type {
   Question,
   ToolCallWithResult,
 } from '../../../sidecar/src/protocol';
-import type { CairnClient } from '../../src/api/http-client';
 import { WaitingController } from '../../src/state/waiting-controller';
 import {
   applyWaitingEvent,

@@ -55,7 +55,9 @@ describe('architecture', () => {
 
   it('the table is the one DESIGN.md draws: each layer reaches only what is below it', () => {
     expect(LAYERS.server).toEqual(['application', 'protocol']);
-    expect(LAYERS.cli).toEqual(['application', 'protocol']);
+    expect(LAYERS.cli).toEqual(['application', 'client', 'protocol']);
+    // The public client is the wire shapes and nothing of the sidecar: scripts and browsers load it alone.
+    expect([...reachable('client')].sort()).toEqual(['client', 'protocol']);
     expect(reachable('agent').has('application')).toBe(false);
     expect(reachable('store').has('tools')).toBe(false);
     expect([...reachable('protocol')]).toEqual(['protocol']);
@@ -139,7 +141,7 @@ describe('the checker catches a planted violation of each kind', () => {
       'the renderer importing a sidecar internal',
       'renderer/src/x.ts',
       "import { Store } from '../../sidecar/src/store/store';",
-      /only its own code and the sidecar's protocol/,
+      /only its own code, the sidecar's client and protocol/,
     ],
     [
       'the renderer importing a Node module',

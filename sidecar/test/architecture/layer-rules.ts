@@ -11,7 +11,9 @@ export const LAYERS: Record<string, string[]> = {
   // The program's entry (sidecar/src/main.ts): the one place the two front doors meet.
   main: ['cli', 'server'],
   server: ['application', 'protocol'],
-  cli: ['application', 'protocol'],
+  cli: ['application', 'client', 'protocol'],
+  // The public client (renderer, CLI, scripts): the wire shapes only; its WebSocket is handed in.
+  client: ['protocol'],
   application: ['agent', 'context', 'tools', 'kernels', 'mcp', 'store', 'protocol'],
   agent: ['context', 'tools', 'store', 'protocol'],
   // context sits beside tools: it may know their shapes (TYPE_ONLY), not run them.
@@ -34,10 +36,11 @@ export const TYPE_ONLY: Record<string, string[]> = {
 /** Layers that may use only the packages listed (any other layer may use any package). */
 export const PACKAGES: Record<string, string[]> = {
   protocol: ['zod'],
+  client: ['zod'],
 };
 
 /** Layers that do not get the leaves added to their row. */
-const WITHOUT_LEAVES = new Set(['protocol']);
+const WITHOUT_LEAVES = new Set(['protocol', 'client']);
 
 const leavesOf = (layer: string): readonly string[] => (WITHOUT_LEAVES.has(layer) ? [] : LEAVES);
 
@@ -208,20 +211,20 @@ export function importViolation(rel: string, spec: string, typeOnly = false): st
         return null;
       }
       if (inTree(target, 'renderer')) return null;
-      if (inTree(target, 'sidecar/src/protocol')) return null;
-      return `${where}: the renderer uses only its own code and the sidecar's protocol`;
+      if (inTree(target, 'sidecar/src/protocol') || inTree(target, 'sidecar/src/client')) return null;
+      return `${where}: the renderer uses only its own code, the sidecar's client and protocol`;
     }
     case 'renderer-test': {
       // The app's version is read from package.json, as the build does.
       if (!target || inTree(target, 'renderer') || isTestTree(target) || target === 'package.json')
         return null;
-      if (inTree(target, 'sidecar/src/protocol')) return null;
-      return `${where}: a renderer test uses the renderer, the protocol and test support`;
+      if (inTree(target, 'sidecar/src/protocol') || inTree(target, 'sidecar/src/client')) return null;
+      return `${where}: a renderer test uses the renderer, the client, the protocol and test support`;
     }
     case 'renderer-live-test': {
-      // These run the UI or its client against a real sidecar: its front door and what is below it.
+      // These run the UI or its client against a real sidecar: its front door and what is below it, and the client.
       if (!target || inTree(target, 'renderer') || isTestTree(target)) return null;
-      if (targetLayer && reachable('server').has(targetLayer)) return null;
+      if (targetLayer && (reachable('server').has(targetLayer) || targetLayer === 'client')) return null;
       return `${where}: a live renderer test may use the sidecar's server and below, nothing else`;
     }
     case 'electron': {

@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { AnswerQuestionRequest } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import type { ToolItem } from '../../state/tool-items';
 import { AnsiText } from '../AnsiText';

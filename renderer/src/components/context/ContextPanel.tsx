@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { ContextInfo } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import type { CompactNow } from '../../state/use-compact-now';
 import { ContextInspect } from './ContextInspect';

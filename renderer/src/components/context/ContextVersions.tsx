@@ -1,4 +1,4 @@
-import type { CairnClient } from '../../api/http-client';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import { useI18n } from '../../i18n/i18n';
 import { useAsync } from '../../state/use-async';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { CairnEvent, Experience, ExperienceScope } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { applyExperienceEvent, upsert } from '../../state/experiences-view';
 import { type EventSource, messageOf } from '../../state/session-controller';

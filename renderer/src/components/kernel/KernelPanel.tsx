@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { CairnClient } from '../../api/http-client';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 import type { KernelController } from '../../state/kernel-controller';
 import { pendingInput } from '../../state/kernel-view';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CairnClient } from '../../api/http-client';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 
 const RESULT_FILE = 'mcp_result.json';

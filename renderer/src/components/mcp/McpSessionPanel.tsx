@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { McpSessionStatus } from '../../../../sidecar/src/protocol';
-import { ApiError, type CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import type { EventSource } from '../../state/session-controller';
 

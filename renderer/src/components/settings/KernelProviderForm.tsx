@@ -1,11 +1,11 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type {
   KernelProviderKind,
   KernelProviderSettings,
   KernelProviderTestResult,
   UpdateKernelProviderRequest,
 } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { providerRequest, withoutSecret } from './kernel-provider-request';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { McpServer, McpTestResult } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { serverTarget } from '../mcp/mcp-form';

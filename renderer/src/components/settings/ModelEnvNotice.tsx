@@ -1,4 +1,4 @@
-import type { CairnClient } from '../../api/http-client';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 
 /** What the server's environment sets over the active config, as `GET /api/models` reports it (never a key). */

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { ModelConfig } from '../../../../sidecar/src/protocol';
-import { ApiError, type CairnClient } from '../../api/http-client';
 import { useI18n, useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { ModelConfig } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useI18n, useT } from '../../i18n/i18n';
 import { ModelKeyField } from './ModelKeyField';
 import { thresholdPercent } from './model-form-validation';

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
 import type { Project, ProjectPython } from '../../../../sidecar/src/protocol';
-import type { CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';

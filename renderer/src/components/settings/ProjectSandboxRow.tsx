@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
+import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { Project, UpdateProjectRequest } from '../../../../sidecar/src/protocol';
-import { ApiError, type CairnClient } from '../../api/http-client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { Backend } from '../../../../sidecar/src/client';
 import { CHECK_STEPS, type CheckStep, checkBackend } from '../../api/backend-check';
-import type { Backend } from '../../api/http-client';
 import { useI18n } from '../../i18n/i18n';
 import { modeLabel } from '../ConnectionScreen';
 

@@ -18,7 +18,7 @@ import type {
   UpdateModelRequest,
   UpdatePermissionRuleRequest,
   UpdateProjectRequest,
-} from '../../../sidecar/src/protocol';
+} from '../protocol';
 import {
   About,
   Capabilities,
@@ -63,7 +63,7 @@ import {
   ToolRuntimeInfo,
   Turn,
   TurnPage,
-} from '../../../sidecar/src/protocol';
+} from '../protocol';
 
 /** Where the sidecar is and the token it wants. */
 export interface Backend {

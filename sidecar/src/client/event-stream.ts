@@ -1,4 +1,4 @@
-import { type CairnEvent, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../../../sidecar/src/protocol';
+import { type CairnEvent, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../protocol';
 import type { Backend } from './http-client';
 
 /** 'rejected': the server refused the token (close 4401); retrying cannot help, a new token can. */
