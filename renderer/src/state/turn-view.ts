@@ -208,6 +208,7 @@ export function turnFromStart(event: Extract<CairnEvent, { type: 'turn.started' 
       prompt: event.prompt,
       status: 'running',
       error: null,
+      cost: null,
       usage: null,
       continuations: 0,
       created_at: event.time,

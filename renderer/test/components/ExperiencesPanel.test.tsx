@@ -22,6 +22,7 @@ const session: Session = {
   running_turn_id: null,
   parent_session_id: null,
   parent_turn_id: null,
+  branched_from: null,
 };
 
 const exp = (id: string, over: Partial<Experience> = {}): Experience => ({

@@ -21,6 +21,7 @@ const session: Session = {
   running_turn_id: null,
   parent_session_id: null,
   parent_turn_id: null,
+  branched_from: null,
 };
 
 function header(

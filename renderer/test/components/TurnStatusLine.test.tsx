@@ -24,6 +24,7 @@ function makeTurn(patch: Partial<Turn> = {}): Turn {
     created_at: '2025-01-01T00:00:00.000Z',
     finished_at: '2025-01-01T00:00:05.000Z',
     answer: null,
+    cost: null,
     ...patch,
   };
 }

@@ -48,6 +48,7 @@ function codeTurn(): TurnWithDetails {
     status: 'completed',
     error: null,
     usage: null,
+    cost: null,
     answer: '42',
     continuations: 0,
     created_at: '2026-01-01T00:00:00.000Z',

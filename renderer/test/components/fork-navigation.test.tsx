@@ -24,6 +24,7 @@ const session = (patch: Partial<Session> & { id: string; title: string }): Sessi
   running_turn_id: null,
   parent_session_id: null,
   parent_turn_id: null,
+  branched_from: null,
   ...patch,
 });
 

@@ -60,6 +60,7 @@ function storedTurn(compactions: ContextVersionInfo[]): TurnWithDetails {
     status: 'completed',
     error: null,
     usage: null,
+    cost: null,
     continuations: 0,
     created_at: '',
     finished_at: '',

@@ -60,6 +60,15 @@ function sessionWithForks(forks: ForkInfo[]) {
     running_turn_id: null,
     parent_session_id: null,
     parent_turn_id: null,
+    branched_from: null,
+    branches: [],
+    usage: {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cost: null,
+    },
     forks,
   };
   const reads: string[] = [];

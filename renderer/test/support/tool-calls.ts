@@ -72,6 +72,7 @@ export function storedTurn(
     status: 'completed',
     error: null,
     usage: null,
+    cost: null,
     answer: null,
     continuations: 0,
     created_at: '2026-01-01T00:00:00.000Z',

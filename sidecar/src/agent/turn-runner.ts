@@ -88,12 +88,16 @@ export class TurnRunner {
     let previousEnd: ConversationEnd | null = null;
     let version: number | null = null;
     const addUsage = (usage: Anthropic.Usage) =>
-      store.turns.addUsage(setup.turnId, {
-        input_tokens: usage.input_tokens,
-        output_tokens: usage.output_tokens,
-        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      });
+      store.turns.addUsage(
+        setup.turnId,
+        {
+          input_tokens: usage.input_tokens,
+          output_tokens: usage.output_tokens,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+        },
+        setup.settings.configId,
+      );
     const summarize = summaryModel(setup.client, setup.settings, addUsage);
     for (;;) {
       if (setup.signal.aborted) return { status: 'cancelled' };

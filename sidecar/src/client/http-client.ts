@@ -9,6 +9,7 @@ import type {
   CreatePermissionRuleRequest,
   ListPermissionRulesQuery,
   McpImportRequest,
+  SearchQuery,
   SessionMode,
   SetMcpSecretsRequest,
   TestPermissionRequest,
@@ -54,8 +55,10 @@ import {
   ProjectPython,
   Question,
   QuestionList,
+  SearchResult,
   Session,
   SessionDetail,
+  SessionExport,
   SessionList,
   ToolCall,
   ToolCallOutput,
@@ -135,6 +138,36 @@ export class CairnClient {
   updateSession = (id: string, patch: { title?: string; approval?: ApprovalMode; mode?: SessionMode }) =>
     this.request('PATCH', `/api/sessions/${enc(id)}`, Session, patch);
   deleteSession = (id: string) => this.request('DELETE', `/api/sessions/${enc(id)}`, null);
+  /** A new session whose history is this one's up to and including `turnId`; this one is untouched. */
+  branchSession = (id: string, turnId: string) =>
+    this.request('POST', `/api/sessions/${enc(id)}/branch`, Session, { turn_id: turnId });
+  /** The session as Markdown, for reading. */
+  exportMarkdown = (id: string) => this.text(`/api/sessions/${enc(id)}/export?format=md`);
+  /** The session as JSON that importSession brings back. */
+  exportJson = (id: string) =>
+    this.request('GET', `/api/sessions/${enc(id)}/export?format=json`, SessionExport);
+  /** Brings an exported session back as a new session (in `projectId`'s project when given). */
+  importSession = (data: SessionExport | unknown, projectId?: string) =>
+    this.request(
+      'POST',
+      `/api/sessions/import${projectId ? `?project_id=${enc(projectId)}` : ''}`,
+      Session,
+      data,
+    );
+
+  /** Ranked hits in messages, tool calls and kernel cells; page with `before: next_before`. */
+  search = (input: SearchQuery | (Pick<SearchQuery, 'q'> & Partial<SearchQuery>)) =>
+    this.request(
+      'GET',
+      `/api/search${textQuery({
+        q: input.q,
+        project_id: input.project_id,
+        session_id: input.session_id,
+        limit: input.limit === undefined ? undefined : String(input.limit),
+        before: input.before,
+      })}`,
+      SearchResult,
+    );
 
   startTurn = (sessionId: string, prompt: string, requestId: string) =>
     this.request('POST', `/api/sessions/${enc(sessionId)}/turns`, Turn, { prompt, request_id: requestId });
@@ -290,6 +323,13 @@ export class CairnClient {
 
   private kernelPath(sessionId: string, kernel: string, action: string): string {
     return `/api/sessions/${enc(sessionId)}/kernels/${enc(kernel)}/${action}`;
+  }
+
+  private async text(path: string): Promise<string> {
+    const response = await this.send('GET', path, undefined, true);
+    const text = await response.text();
+    if (!response.ok) await this.fail(response, 'GET', path, text);
+    return text;
   }
 
   private async blob(path: string): Promise<Blob> {

@@ -62,6 +62,8 @@ export const Session = z.object({
   /** A fork's parent session and the parent's turn that spawned it; null for a session of its own. */
   parent_session_id: z.string().nullable().default(null),
   parent_turn_id: z.string().nullable().default(null),
+  /** The session and turn this one was branched from (its history up to and including that turn); null otherwise. */
+  branched_from: z.object({ session_id: z.string(), turn_id: z.string() }).nullable().default(null),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -93,6 +95,8 @@ export const Turn = z.object({
   finished_at: z.string().nullable(),
   /** Code mode: the final answer (final_answer's argument, as text); null in tools mode or without one. */
   answer: z.string().nullable().default(null),
+  /** Estimated cost in US dollars from the prices of the model config the turn used; null where none are set. */
+  cost: z.number().nullable().default(null),
 });
 export type Turn = z.infer<typeof Turn>;
 
@@ -185,6 +189,11 @@ export const ModelConfig = z.object({
   thinking_budget: z.number().int().nullable(),
   /** The fraction of the usable window at which compaction starts before a request; null: never automatically. */
   compact_threshold: z.number().nullable(),
+  /** Prices in US dollars per million tokens, for cost estimates; null when not set. */
+  price_input: z.number().nullable().default(null),
+  price_output: z.number().nullable().default(null),
+  price_cache_read: z.number().nullable().default(null),
+  price_cache_write: z.number().nullable().default(null),
   active: z.boolean(),
   has_key: z.boolean(),
   created_at: z.string(),

@@ -10,5 +10,7 @@ export * from './mcp';
 export * from './permissions';
 export * from './requests';
 export * from './responses';
+export * from './search';
+export * from './session-transfer';
 export * from './tool-runtime';
 export * from './ws';

@@ -126,6 +126,16 @@ const compactThreshold = z
   .max(1, 'compact_threshold is a fraction of the usable window: at most 1')
   .nullable();
 
+/** A price in US dollars per million tokens; null clears it. */
+const price = (name: string) =>
+  z.number().min(0, `${name} is a price per million tokens: 0 or more`).max(100_000).nullable();
+const PRICES = {
+  price_input: price('price_input').optional(),
+  price_output: price('price_output').optional(),
+  price_cache_read: price('price_cache_read').optional(),
+  price_cache_write: price('price_cache_write').optional(),
+};
+
 export const CreateModelRequest = z
   .object({
     name: z.string().min(1).max(100),
@@ -135,6 +145,7 @@ export const CreateModelRequest = z
     max_tokens: z.number().int().min(1).default(8192),
     thinking_budget: z.number().int().min(1024).nullish(),
     compact_threshold: compactThreshold.default(DEFAULT_COMPACT_THRESHOLD),
+    ...PRICES,
   })
   .refine((m) => m.thinking_budget == null || m.thinking_budget < m.max_tokens, {
     message: 'thinking_budget must be smaller than max_tokens',
@@ -153,6 +164,7 @@ export const UpdateModelRequest = z.object({
   max_tokens: z.number().int().min(1).optional(),
   thinking_budget: z.number().int().min(1024).nullable().optional(),
   compact_threshold: compactThreshold.optional(),
+  ...PRICES,
 });
 export type UpdateModelRequest = z.infer<typeof UpdateModelRequest>;
 

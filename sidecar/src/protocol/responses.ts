@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContextUnit, ContextVersionInfo, Experience } from './context';
-import { ContentBlock, ModelConfig, Project, Question, Session, TurnWithDetails } from './entities';
+import { ContentBlock, ModelConfig, Project, Question, Session, TurnWithDetails, Usage } from './entities';
 import { CairnEvent } from './events';
 import { ForkInfo } from './forks';
 
@@ -9,8 +9,33 @@ import { ForkInfo } from './forks';
 export const ProjectList = z.object({ projects: z.array(Project) });
 export type ProjectList = z.infer<typeof ProjectList>;
 export const SessionList = z.object({ sessions: z.array(Session) });
-/** One session as `GET /api/sessions/{id}` returns it: with the forks its turns spawned. */
-export const SessionDetail = Session.extend({ forks: z.array(ForkInfo) });
+/** A session's tokens over all its turns, and their estimated cost (null when no turn's model has prices). */
+export const SessionUsage = Usage.extend({ cost: z.number().nullable() });
+export type SessionUsage = z.infer<typeof SessionUsage>;
+const NO_USAGE: SessionUsage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cost: null,
+};
+/** A session branched from another, as its parent lists it. */
+export const BranchInfo = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  turn_id: z.string(),
+  created_at: z.string(),
+});
+export type BranchInfo = z.infer<typeof BranchInfo>;
+/**
+ * One session as `GET /api/sessions/{id}` returns it: with the forks its turns spawned, the sessions
+ * branched from it, and its usage.
+ */
+export const SessionDetail = Session.extend({
+  forks: z.array(ForkInfo),
+  branches: z.array(BranchInfo).default([]),
+  usage: SessionUsage.default(NO_USAGE),
+});
 export type SessionDetail = z.infer<typeof SessionDetail>;
 export type SessionList = z.infer<typeof SessionList>;
 export const QuestionList = z.object({ questions: z.array(Question) });

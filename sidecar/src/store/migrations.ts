@@ -276,6 +276,21 @@ ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'tools';
 ALTER TABLE turns ADD COLUMN answer TEXT;
 `,
   },
+  {
+    version: 13,
+    description:
+      'sessions branched from a turn of another, model prices for cost estimates, the model config each turn used',
+    sql: `
+ALTER TABLE sessions ADD COLUMN branched_from_session_id TEXT;
+ALTER TABLE sessions ADD COLUMN branched_from_turn_id TEXT;
+CREATE INDEX sessions_by_branch ON sessions(branched_from_session_id);
+ALTER TABLE model_configs ADD COLUMN price_input REAL;
+ALTER TABLE model_configs ADD COLUMN price_output REAL;
+ALTER TABLE model_configs ADD COLUMN price_cache_read REAL;
+ALTER TABLE model_configs ADD COLUMN price_cache_write REAL;
+ALTER TABLE turns ADD COLUMN model_config_id TEXT;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -13,6 +13,11 @@ export interface ModelConfigRow {
   thinking_budget: number | null;
   /** Null: no automatic compaction. */
   compact_threshold: number | null;
+  /** US dollars per million tokens; null when not set. */
+  price_input: number | null;
+  price_output: number | null;
+  price_cache_read: number | null;
+  price_cache_write: number | null;
   active: boolean;
   created_at: string;
 }
@@ -34,8 +39,9 @@ export class ModelConfigsRepo {
       const hasActive = this.db.prepare('SELECT 1 FROM model_configs WHERE active = 1').get() !== undefined;
       this.db
         .prepare(
-          `INSERT INTO model_configs (id, name, model, base_url, context_window, max_tokens, thinking_budget, compact_threshold, active, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO model_configs (id, name, model, base_url, context_window, max_tokens, thinking_budget, compact_threshold,
+             price_input, price_output, price_cache_read, price_cache_write, active, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -46,6 +52,10 @@ export class ModelConfigsRepo {
           input.max_tokens,
           input.thinking_budget ?? null,
           input.compact_threshold === undefined ? DEFAULT_COMPACT_THRESHOLD : input.compact_threshold,
+          input.price_input ?? null,
+          input.price_output ?? null,
+          input.price_cache_read ?? null,
+          input.price_cache_write ?? null,
           hasActive ? 0 : 1, // the first config becomes the active one
           now(),
         );
@@ -78,7 +88,8 @@ export class ModelConfigsRepo {
     };
     this.db
       .prepare(
-        'UPDATE model_configs SET name = ?, model = ?, base_url = ?, context_window = ?, max_tokens = ?, thinking_budget = ?, compact_threshold = ? WHERE id = ?',
+        `UPDATE model_configs SET name = ?, model = ?, base_url = ?, context_window = ?, max_tokens = ?, thinking_budget = ?,
+           compact_threshold = ?, price_input = ?, price_output = ?, price_cache_read = ?, price_cache_write = ? WHERE id = ?`,
       )
       .run(
         next.name,
@@ -88,6 +99,10 @@ export class ModelConfigsRepo {
         next.max_tokens,
         next.thinking_budget,
         next.compact_threshold,
+        next.price_input,
+        next.price_output,
+        next.price_cache_read,
+        next.price_cache_write,
         id,
       );
     return this.get(id);

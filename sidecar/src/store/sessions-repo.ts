@@ -1,4 +1,4 @@
-import type { ApprovalMode, Session, SessionMode } from '../protocol';
+import type { ApprovalMode, BranchInfo, Session, SessionMode } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
@@ -16,7 +16,17 @@ interface SessionRow {
   running_turn_id: string | null;
   parent_session_id: string | null;
   parent_turn_id: string | null;
+  branched_from_session_id: string | null;
+  branched_from_turn_id: string | null;
 }
+
+const toSession = ({ branched_from_session_id, branched_from_turn_id, ...row }: SessionRow): Session => ({
+  ...row,
+  branched_from:
+    branched_from_session_id && branched_from_turn_id
+      ? { session_id: branched_from_session_id, turn_id: branched_from_turn_id }
+      : null,
+});
 
 /** What makes a session a fork: its parent, the turn that spawned it, its task and the tools it may use. */
 export interface ForkOrigin {
@@ -34,7 +44,7 @@ export interface InitialContext {
 }
 
 const SELECT = `SELECT s.id, s.project_id, s.title, s.approval, s.mode, s.created_at, s.updated_at,
-  s.parent_session_id, s.parent_turn_id,
+  s.parent_session_id, s.parent_turn_id, s.branched_from_session_id, s.branched_from_turn_id,
   (SELECT t.id FROM turns t WHERE t.session_id = s.id AND t.status = 'running' LIMIT 1) AS running_turn_id
   FROM sessions s`;
 
@@ -91,7 +101,8 @@ export class SessionsRepo {
   }
 
   get(id: string): Session | null {
-    return (this.db.prepare(`${SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined) ?? null;
+    const row = this.db.prepare(`${SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined;
+    return row ? toSession(row) : null;
   }
 
   /** Newest first; forks only when asked for. */
@@ -104,14 +115,28 @@ export class SessionsRepo {
     }
     if (!options.includeForks) where.push('s.parent_session_id IS NULL');
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    return this.db.prepare(`${SELECT} ${clause} ORDER BY s.updated_at DESC`).all(...args) as SessionRow[];
+    return (
+      this.db.prepare(`${SELECT} ${clause} ORDER BY s.updated_at DESC`).all(...args) as SessionRow[]
+    ).map(toSession);
   }
 
   /** A session's forks, oldest first. */
   forks(parentSessionId: string): Session[] {
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid`)
+        .all(parentSessionId) as SessionRow[]
+    ).map(toSession);
+  }
+
+  /** The sessions branched from this one, oldest first. */
+  branches(sessionId: string): BranchInfo[] {
     return this.db
-      .prepare(`${SELECT} WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid`)
-      .all(parentSessionId) as SessionRow[];
+      .prepare(
+        `SELECT id AS session_id, title, branched_from_turn_id AS turn_id, created_at FROM sessions
+         WHERE branched_from_session_id = ? ORDER BY created_at, rowid`,
+      )
+      .all(sessionId) as BranchInfo[];
   }
 
   /** What made a session a fork; null for a session of its own. */

@@ -1,6 +1,7 @@
-import { ErrorInfo, type Turn, type TurnStatus, type Usage } from '../protocol';
+import { ErrorInfo, type SessionUsage, type Turn, type TurnStatus, type Usage } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
+import { estimateCost, type Prices } from './usage-cost';
 
 interface TurnRow {
   id: string;
@@ -21,7 +22,15 @@ interface TurnRow {
   answer: string | null;
 }
 
-function toTurn(row: TurnRow): Turn {
+/** A turn with the prices of the model config it used (all null when it used none, or the config is gone). */
+type PricedTurnRow = TurnRow & Prices;
+
+/** Turns as `t`, with their model config's prices. */
+const SELECT = `SELECT t.*, m.price_input, m.price_output, m.price_cache_read, m.price_cache_write
+  FROM turns t LEFT JOIN model_configs m ON m.id = t.model_config_id`;
+
+function toTurn(row: PricedTurnRow): Turn {
+  const usage = usageOf(row);
   return {
     id: row.id,
     session_id: row.session_id,
@@ -33,19 +42,22 @@ function toTurn(row: TurnRow): Turn {
     error: row.error_code
       ? ErrorInfo.parse({ code: row.error_code, message: row.error_message ?? '' })
       : null,
-    usage:
-      row.input_tokens !== null || row.output_tokens !== null
-        ? {
-            input_tokens: row.input_tokens ?? 0,
-            output_tokens: row.output_tokens ?? 0,
-            cache_read_input_tokens: row.cache_read_input_tokens ?? 0,
-            cache_creation_input_tokens: row.cache_creation_input_tokens ?? 0,
-          }
-        : null,
+    usage,
     continuations: row.continuations,
     created_at: row.created_at,
     finished_at: row.finished_at,
     answer: row.answer ?? null,
+    cost: usage ? estimateCost(usage, row) : null,
+  };
+}
+
+function usageOf(row: TurnRow): Usage | null {
+  if (row.input_tokens === null && row.output_tokens === null) return null;
+  return {
+    input_tokens: row.input_tokens ?? 0,
+    output_tokens: row.output_tokens ?? 0,
+    cache_read_input_tokens: row.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: row.cache_creation_input_tokens ?? 0,
   };
 }
 
@@ -65,26 +77,26 @@ export class TurnsRepo {
   }
 
   get(id: string): Turn | null {
-    const row = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined;
+    const row = this.db.prepare(`${SELECT} WHERE t.id = ?`).get(id) as PricedTurnRow | undefined;
     return row ? toTurn(row) : null;
   }
 
   byRequestId(sessionId: string, requestId: string): Turn | null {
     const row = this.db
-      .prepare('SELECT * FROM turns WHERE session_id = ? AND request_id = ?')
-      .get(sessionId, requestId) as TurnRow | undefined;
+      .prepare(`${SELECT} WHERE t.session_id = ? AND t.request_id = ?`)
+      .get(sessionId, requestId) as PricedTurnRow | undefined;
     return row ? toTurn(row) : null;
   }
 
   running(sessionId: string): Turn | null {
     const row = this.db
-      .prepare("SELECT * FROM turns WHERE session_id = ? AND status = 'running' LIMIT 1")
-      .get(sessionId) as TurnRow | undefined;
+      .prepare(`${SELECT} WHERE t.session_id = ? AND t.status = 'running' LIMIT 1`)
+      .get(sessionId) as PricedTurnRow | undefined;
     return row ? toTurn(row) : null;
   }
 
   allRunning(): Turn[] {
-    return (this.db.prepare("SELECT * FROM turns WHERE status = 'running'").all() as TurnRow[]).map(toTurn);
+    return (this.db.prepare(`${SELECT} WHERE t.status = 'running'`).all() as PricedTurnRow[]).map(toTurn);
   }
 
   /** The newest `limit` turns older than `before`, oldest first. */
@@ -92,12 +104,12 @@ export class TurnsRepo {
     const rows = (
       before === undefined
         ? this.db
-            .prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY ordinal DESC LIMIT ?')
+            .prepare(`${SELECT} WHERE t.session_id = ? ORDER BY t.ordinal DESC LIMIT ?`)
             .all(sessionId, limit)
         : this.db
-            .prepare('SELECT * FROM turns WHERE session_id = ? AND ordinal < ? ORDER BY ordinal DESC LIMIT ?')
+            .prepare(`${SELECT} WHERE t.session_id = ? AND t.ordinal < ? ORDER BY t.ordinal DESC LIMIT ?`)
             .all(sessionId, before, limit)
-    ) as TurnRow[];
+    ) as PricedTurnRow[];
     rows.reverse();
     const oldest = rows[0];
     const hasOlder =
@@ -117,20 +129,53 @@ export class TurnsRepo {
     return this.get(id)!;
   }
 
-  addUsage(id: string, usage: Usage): void {
+  /** Adds one request's tokens; `modelConfigId` is the config that priced them (the turn keeps the last). */
+  addUsage(id: string, usage: Usage, modelConfigId: string | null = null): void {
     this.db
       .prepare(
         `UPDATE turns SET input_tokens = COALESCE(input_tokens, 0) + ?, output_tokens = COALESCE(output_tokens, 0) + ?,
            cache_read_input_tokens = COALESCE(cache_read_input_tokens, 0) + ?,
-           cache_creation_input_tokens = COALESCE(cache_creation_input_tokens, 0) + ? WHERE id = ?`,
+           cache_creation_input_tokens = COALESCE(cache_creation_input_tokens, 0) + ?,
+           model_config_id = COALESCE(?, model_config_id) WHERE id = ?`,
       )
       .run(
         usage.input_tokens,
         usage.output_tokens,
         usage.cache_read_input_tokens,
         usage.cache_creation_input_tokens,
+        modelConfigId,
         id,
       );
+  }
+
+  /** A session's tokens over all its turns, and their cost where the turns' configs have prices. */
+  sessionUsage(sessionId: string): SessionUsage {
+    const rows = this.db
+      .prepare(
+        `SELECT SUM(COALESCE(t.input_tokens, 0)) AS input_tokens, SUM(COALESCE(t.output_tokens, 0)) AS output_tokens,
+           SUM(COALESCE(t.cache_read_input_tokens, 0)) AS cache_read_input_tokens,
+           SUM(COALESCE(t.cache_creation_input_tokens, 0)) AS cache_creation_input_tokens,
+           m.price_input, m.price_output, m.price_cache_read, m.price_cache_write
+         FROM turns t LEFT JOIN model_configs m ON m.id = t.model_config_id
+         WHERE t.session_id = ? GROUP BY t.model_config_id`,
+      )
+      .all(sessionId) as (Usage & Prices)[];
+    const total: SessionUsage = {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cost: null,
+    };
+    for (const row of rows) {
+      total.input_tokens += row.input_tokens;
+      total.output_tokens += row.output_tokens;
+      total.cache_read_input_tokens += row.cache_read_input_tokens;
+      total.cache_creation_input_tokens += row.cache_creation_input_tokens;
+      const cost = estimateCost(row, row);
+      if (cost !== null) total.cost = (total.cost ?? 0) + cost;
+    }
+    return total;
   }
 
   countContinuation(id: string): void {

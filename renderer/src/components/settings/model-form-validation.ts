@@ -20,7 +20,9 @@ export interface FormValues {
 export type TextField = Exclude<keyof FormValues, 'autoCompact'>;
 export type FieldErrors = Partial<Record<keyof FormValues, string>>;
 /** A complete create/update body: the protocol's request with every field decided. */
-export type ModelInput = Required<CreateModelRequest>;
+export type ModelInput = Required<
+  Omit<CreateModelRequest, 'price_input' | 'price_output' | 'price_cache_read' | 'price_cache_write'>
+>;
 
 /** Accepts digits with the usual group separators ("200,000", "200 000"); null when not a whole number. */
 function parseCount(raw: string): number | null {

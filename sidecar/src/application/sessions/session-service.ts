@@ -60,9 +60,15 @@ export class SessionService {
     return session;
   }
 
-  /** A session with its forks (none for a fork, which spawns none). */
+  /** A session with its forks (none for a fork, which spawns none), the sessions branched from it, and its usage. */
   detail(id: string): SessionDetail {
-    return { ...this.get(id), forks: this.deps.forks.list(id) };
+    const { store } = this.deps;
+    return {
+      ...this.get(id),
+      forks: this.deps.forks.list(id),
+      branches: store.sessions.branches(id),
+      usage: store.turns.sessionUsage(id),
+    };
   }
 
   update(id: string, patch: UpdateSessionRequest): Session {
