@@ -39,6 +39,7 @@ describe('usage and cost', () => {
     const model = store.models.create({
       name: 'm',
       model: 'claude',
+      base_url: null,
       context_window: 200_000,
       max_tokens: 8192,
     });
@@ -67,6 +68,7 @@ describe('usage and cost', () => {
     const model = store.models.create({
       name: 'p',
       model: 'claude',
+      base_url: null,
       context_window: 200_000,
       max_tokens: 8192,
       price_input: 1,
