@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CairnClient } from '../../../sidecar/src/client';
-import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
+import { ApiError, CairnClient } from '../../src/client';
+import { capabilitiesBody, healthBody } from '../support/api-bodies';
 
 interface Seen {
   url: string;
@@ -23,6 +23,10 @@ const MODEL = {
   max_tokens: 8192,
   thinking_budget: null,
   compact_threshold: 0.8,
+  price_input: null,
+  price_output: null,
+  price_cache_read: null,
+  price_cache_write: null,
   active: true,
   has_key: false,
   created_at: '2025-01-01T00:00:00.000Z',
