@@ -7,8 +7,8 @@ interface Seen {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
-  redirect: RequestRedirect | undefined;
-  credentials: RequestCredentials | undefined;
+  redirect: RequestInit['redirect'];
+  credentials: RequestInit['credentials'];
 }
 
 const json = (status: number, body: unknown) =>
@@ -36,7 +36,7 @@ const CAPABILITIES = capabilitiesBody({ mode: 'local', version: '1.0.0' });
 /** A client whose fetch answers with `answer` and records every call. */
 function clientWith(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
   const seen: Seen[] = [];
-  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const fetchImpl = async (input: Parameters<typeof fetch>[0], init: RequestInit = {}) => {
     seen.push({
       url: String(input),
       method: init.method ?? 'GET',
