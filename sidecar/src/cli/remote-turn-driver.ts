@@ -1,7 +1,14 @@
 import path from 'node:path';
 import WebSocket from 'ws';
 import { titleFromPrompt } from '../application/sessions/session-title';
-import { ApiError, type CairnConnection, connect, type StreamState, type TurnHandle } from '../client';
+import {
+  ApiError,
+  type CairnConnection,
+  connect,
+  type StreamState,
+  socketUrl,
+  type TurnHandle,
+} from '../client';
 import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import type { AnswerQuestionRequest, CairnEvent, Session, SessionMode, TurnStatus } from '../protocol';
@@ -34,6 +41,7 @@ export class RemoteTurnDriver implements TurnDriver {
   private readonly following = new AbortController();
   /** Why following stopped, when the server stopped answering. */
   private lost: CairnError | null = null;
+  private socketOpened = false;
   private readonly base: string;
   private readonly remoteFetch: RemoteFetch;
 
@@ -115,9 +123,22 @@ export class RemoteTurnDriver implements TurnDriver {
     }
   }
 
-  /** A dropped socket resumes by itself; a server that no longer answers at all ends the run. */
+  /**
+   * A dropped socket resumes by itself; a server that no longer answers at all ends the run, and so does
+   * a socket that never opened (a proxy that does not pass WebSockets would otherwise keep it retrying).
+   */
   private watch(state: StreamState): void {
+    if (state === 'open') this.socketOpened = true;
     if (state !== 'down' || !this.connection) return;
+    if (!this.socketOpened) {
+      this.lost = new CairnError(
+        'internal',
+        `Cannot open the event WebSocket at ${socketUrl(this.base)}: the server answers HTTP but the socket ` +
+          'did not connect (a proxy in front must pass WebSocket upgrades).',
+      );
+      this.following.abort();
+      return;
+    }
     this.connection.api.health().catch((error: unknown) => {
       this.lost = new CairnError(
         'internal',

@@ -11,6 +11,7 @@ import {
 } from '../../src/client';
 import type { CairnEvent } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
+import { heldReply } from '../support/held-reply';
 
 /**
  * `ws` sockets whose authentication waits for `gate()` when it returns a promise: a socket made while it
@@ -34,24 +35,6 @@ function gatedWebSocket(gate: () => Promise<void> | null): WebSocketConstructor 
   return Object.assign(gatedSocket, { CONNECTING: WebSocket.CONNECTING, OPEN: WebSocket.OPEN }) as never;
 }
 
-/** A scripted reply held back until the returned function is called. */
-function heldReply(h: Harness, text: string): () => void {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  h.model.enqueue({
-    kind: 'handler',
-    handle: async () => {
-      await released;
-      return {
-        content: Array.from({ length: 20 }, (_, i) => ({ type: 'text' as const, text: `${text}${i} ` })),
-      };
-    },
-  });
-  return release;
-}
-
 let h: Harness;
 let sessionId: string;
 const open: CairnConnection[] = [];
@@ -72,7 +55,7 @@ async function connectTo(WebSocketImpl: WebSocketConstructor = WebSocket): Promi
 
 describe('TurnHandle.events', () => {
   it('resumes after a dropped socket: every event of the turn once, in order, to its end', async () => {
-    const release = heldReply(h, 'w');
+    const release = heldReply(h.model, 'w');
     let gate: Promise<void> | null = null;
     const cairn = await connectTo(gatedWebSocket(() => gate));
     const turn = await cairn.turns.submit(sessionId, 'count');
@@ -103,7 +86,7 @@ describe('TurnHandle.events', () => {
   });
 
   it('ends with ApiError cancelled when the connection is closed mid-turn', async () => {
-    const release = heldReply(h, 'x');
+    const release = heldReply(h.model, 'x');
     const cairn = await connectTo();
     const turn = await cairn.turns.submit(sessionId, 'wait');
     const seen: CairnEvent[] = [];
