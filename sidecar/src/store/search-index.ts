@@ -204,20 +204,25 @@ export class SearchIndex {
     }
     if (!request.includeForks) where.push('s.parent_session_id IS NULL');
     if (request.after) {
-      where.push('(m.score > ? OR (m.score = ? AND d.id < ?))');
+      where.push('(m.score > ? OR (m.score = ? AND m.id < ?))');
       params.push(request.after.score, request.after.score, request.after.id);
     }
     params.push(request.limit);
-    // Materialized: bm25() must run in the FTS5 query itself, not in a flattened outer one.
+    // Materialized: bm25() must run in the FTS5 query itself, not in a flattened outer one. The page is
+    // chosen from ids and scores alone; only its rows' bodies are read (a common word matches thousands).
     return this.stmt(
       `WITH m AS MATERIALIZED (
            SELECT rowid AS id, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ?
+         ),
+         page AS MATERIALIZED (
+           SELECT m.id, m.score FROM m JOIN search_docs d ON d.id = m.id JOIN sessions s ON s.id = d.session_id
+           ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY m.score, m.id DESC LIMIT ?
          )
-         SELECT d.id, d.session_id, d.turn_id, d.kind, d.ref, d.body, d.created_at, m.score,
+         SELECT d.id, d.session_id, d.turn_id, d.kind, d.ref, d.body, d.created_at, page.score,
                 s.title AS session_title, s.project_id
-         FROM m JOIN search_docs d ON d.id = m.id JOIN sessions s ON s.id = d.session_id
-         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY m.score, d.id DESC LIMIT ?`,
+         FROM page JOIN search_docs d ON d.id = page.id JOIN sessions s ON s.id = d.session_id
+         ORDER BY page.score, page.id DESC`,
     ).all(...params) as SearchRow[];
   }
 }
