@@ -106,6 +106,13 @@ describe('search', () => {
     expect(marked(hit)).toEqual(['数据库', 'migration']);
   });
 
+  it('folds case and accents the same way in the index, the query and the marks', () => {
+    const id = say(session(), 'Ordered a CAFÉ crème at the Naïve Café');
+    expect(refs('cafe')).toEqual([id]);
+    expect(refs('naive CREME')).toEqual([id]);
+    expect(marked(find('café').hits[0]!)).toEqual(['café', 'café']);
+  });
+
   it('filters by project and by session; forks are left out unless their session is asked for', () => {
     const projectA = store.projects.upsertByPath(path.join(dataDir, 'a')).id;
     const projectB = store.projects.upsertByPath(path.join(dataDir, 'b')).id;
