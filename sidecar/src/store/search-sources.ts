@@ -16,7 +16,28 @@ export function messageText(content: readonly ContentBlock[]): string {
   return clip(parts.join('\n').trim());
 }
 
-/** A tool call as found: its name, its input as JSON, then its result (the full file when there is one). */
+/**
+ * A tool call's input as a person reads it: `key: value` lines with strings as they are. As JSON, a
+ * multi-line command's "\n" would glue the next line's first word to an "n" and hide it from search.
+ */
+function inputText(json: string): string {
+  const lines: string[] = [];
+  const walk = (value: unknown, key: string | null): void => {
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, Array.isArray(value) ? key : k);
+    } else if (value !== null && value !== undefined) {
+      lines.push(key === null ? String(value) : `${key}: ${String(value)}`);
+    }
+  };
+  try {
+    walk(JSON.parse(json), null);
+  } catch {
+    return json;
+  }
+  return lines.join('\n');
+}
+
+/** A tool call as found: its name, its input, then its result (the full file when there is one). */
 export function toolCallText(call: {
   name: string;
   input: string;
@@ -24,7 +45,7 @@ export function toolCallText(call: {
   result_file: string | null;
 }): string {
   const result = (call.result_file ? readStart(call.result_file) : null) ?? call.preview ?? '';
-  return clip(`${call.name} ${call.input}${result ? `\n${result}` : ''}`);
+  return clip(`${call.name} ${inputText(call.input)}${result ? `\n${result}` : ''}`);
 }
 
 /**

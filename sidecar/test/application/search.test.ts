@@ -213,10 +213,12 @@ describe('search', () => {
       turnId: s.turnId,
       toolUseId: 'tu1',
       name: 'Bash',
-      input: { command: 'grep -r needle src' },
+      input: { command: 'cd app\ngrep -r needle src', timeout: 30 },
       status: 'running',
     });
     expect(refs('needle')).toEqual([call.id]);
+    // The input read as text, not JSON: the word after a newline is a word ("\ngrep" is not "ngrep").
+    expect(find('grep').hits[0]?.snippet).toBe('Bash command: cd app grep -r needle src timeout: 30');
     expect(refs('haystack')).toEqual([]);
     const resultFile = path.join(dataDir, 'result.txt');
     fs.writeFileSync(resultFile, `${'x '.repeat(3000)}the haystack is only in the file`);
