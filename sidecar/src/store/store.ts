@@ -10,6 +10,8 @@ import { ModelConfigsRepo } from './model-configs-repo';
 import { PermissionRulesRepo } from './permission-rules-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
+import { SessionCopyRepo } from './session-copy-repo';
+import { SessionImportRepo } from './session-import-repo';
 import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -35,6 +37,8 @@ export class Store {
   readonly sessionMcp: SessionMcpRepo;
   readonly experiences: ExperiencesRepo;
   readonly permissionRules: PermissionRulesRepo;
+  readonly sessionCopy: SessionCopyRepo;
+  readonly sessionImport: SessionImportRepo;
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -52,6 +56,8 @@ export class Store {
     this.sessionMcp = new SessionMcpRepo(db);
     this.experiences = new ExperiencesRepo(db);
     this.permissionRules = new PermissionRulesRepo(db);
+    this.sessionCopy = new SessionCopyRepo(db);
+    this.sessionImport = new SessionImportRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {
