@@ -180,7 +180,9 @@ export class SessionCopyRepo {
          SELECT ?, ROW_NUMBER() OVER (ORDER BY e.seq), tm.new, e.type, e.time,
            json_replace(replace(e.data, ?, ?), ${mapped('$.tool_call_id', 'copy_calls')},
              ${mapped('$.parent_tool_call_id', 'copy_calls')}, ${mapped('$.question_id', 'copy_questions')},
-             ${mapped('$.message.id', 'copy_messages')}, ${mapped('$.message.turn_id', 'copy_turns')})
+             ${mapped('$.message.id', 'copy_messages')}, ${mapped('$.message.turn_id', 'copy_turns')},
+             ${mapped('$.question.id', 'copy_questions')}, ${mapped('$.question.turn_id', 'copy_turns')},
+             ${mapped('$.question.tool_call_id', 'copy_calls')}, '$.question.session_id', ?)
          FROM events e LEFT JOIN temp.copy_turns tm ON tm.old = e.turn_id
          WHERE e.session_id = ? AND e.seq <= ? AND (e.turn_id IS NULL OR tm.new IS NOT NULL)
          ORDER BY e.seq`,
@@ -189,10 +191,38 @@ export class SessionCopyRepo {
         copy.branchId,
         jsonEscaped(copy.parentResultsDir),
         jsonEscaped(copy.branchResultsDir),
+        copy.branchId,
         copy.parentId,
         last.seq ?? 0,
       );
     db.prepare('UPDATE sessions SET last_seq = ? WHERE id = ?').run(info.changes, copy.branchId);
+  }
+
+  /** The parent's artifacts that the branch's copied kernel events show (their files are copied next). */
+  artifactsShown(branchId: string, parentId: string): { id: string; path: string }[] {
+    return this.db
+      .prepare(
+        `SELECT id, path FROM artifacts WHERE session_id = ? AND execution_id IN
+           (SELECT json_extract(data, '$.execution_id') FROM events WHERE session_id = ? AND substr(type, 1, 7) = 'kernel.')
+         ORDER BY rowid`,
+      )
+      .all(parentId, branchId) as { id: string; path: string }[];
+  }
+
+  /** Registers a copy of an artifact for the branch and points the branch's events at it. */
+  addArtifactCopy(branchId: string, oldId: string, newId: string, newPath: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO artifacts (id, session_id, kernel, execution_id, mime, bytes, path, created_at)
+         SELECT ?, ?, kernel, execution_id, mime, bytes, ?, created_at FROM artifacts WHERE id = ?`,
+      )
+      .run(newId, branchId, newPath, oldId);
+    this.db
+      .prepare(
+        `UPDATE events SET data = replace(data, ?, ?) WHERE session_id = ? AND substr(type, 1, 7) = 'kernel.'
+           AND instr(data, ?) > 0`,
+      )
+      .run(`"${oldId}"`, `"${newId}"`, branchId, `"${oldId}"`);
   }
 
   /** The parent's session-scoped experiences and permission rules hold for the branch too. */

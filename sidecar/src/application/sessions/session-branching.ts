@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeOwnerOnlyDir, writeOwnerOnlyFile } from '../../config/owner-only-files';
 import { badRequest, CairnError, notFound } from '../../errors';
 import type { Session } from '../../protocol';
 import { newId } from '../../store/ids';
@@ -41,7 +43,7 @@ export class SessionBranching {
         branchResultsDir,
         store.sessionCopy.toolCallIdsUpTo(sessionId, turn.ordinal),
       );
-      store.transaction(() =>
+      store.transaction(() => {
         store.sessionCopy.branch({
           branchId,
           parentId: sessionId,
@@ -49,8 +51,9 @@ export class SessionBranching {
           title: `${parent.title} (branch)`,
           parentResultsDir,
           branchResultsDir,
-        }),
-      );
+        });
+        this.copyArtifacts(branchId, sessionId);
+      });
     } catch (error) {
       files.removeSession(branchId);
       throw error;
@@ -58,8 +61,22 @@ export class SessionBranching {
     return store.sessions.get(branchId)!;
   }
 
+  /** The images and other outputs the copied kernel cells show, as the branch's own (new ids, copied files). */
+  private copyArtifacts(branchId: string, parentId: string): void {
+    const { store, files } = this.deps;
+    for (const artifact of store.sessionCopy.artifactsShown(branchId, parentId)) {
+      // A file gone from disk stays a dangling id, as it was in the parent.
+      if (!fs.existsSync(artifact.path)) continue;
+      const id = `art_${randomBytes(12).toString('base64url')}`;
+      const target = path.join(files.sessionDir(branchId), 'artifacts', id + path.extname(artifact.path));
+      writeOwnerOnlyFile(target, fs.readFileSync(artifact.path));
+      store.sessionCopy.addArtifactCopy(branchId, artifact.id, id, target);
+    }
+  }
+
   /** The copied calls' folders (result, status, MCP content) and the compacted blocks, under the same names. */
   private copyFiles(from: string, to: string, callIds: string[]): void {
+    makeOwnerOnlyDir(to);
     for (const name of [...callIds, 'compacted']) {
       const source = path.join(from, name);
       if (fs.existsSync(source)) fs.cpSync(source, path.join(to, name), { recursive: true });
