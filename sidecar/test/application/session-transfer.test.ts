@@ -110,7 +110,7 @@ describe('exporting and importing a session', () => {
         expect(store.messages.byIds(imported.id, [e.message.id])).toHaveLength(1);
     }
     // The messages the model would see name the results where they are now.
-    const toolResult = again.turns[0]!.messages[2]!.content[0] as { content: string };
+    const toolResult = again.turns[0]!.messages[2]!.content[0] as unknown as { content: string };
     expect(toolResult.content).toContain(calls[0]!.result_file);
   });
 
