@@ -174,27 +174,36 @@ export class SessionCopyRepo {
       .get(copy.parentId) as { seq: number | null };
     const mapped = (path: string, map: string) =>
       `'${path}', COALESCE((SELECT new FROM temp.${map} WHERE old = json_extract(e.data, '${path}')), json_extract(e.data, '${path}'))`;
+    const data = 'replace(e.data, @from, @to)';
+    // Only the ids each type carries are looked up: a long journal is mostly other events.
     const info = db
       .prepare(
         `INSERT INTO events (session_id, seq, turn_id, type, time, data)
-         SELECT ?, ROW_NUMBER() OVER (ORDER BY e.seq), tm.new, e.type, e.time,
-           json_replace(replace(e.data, ?, ?), ${mapped('$.tool_call_id', 'copy_calls')},
-             ${mapped('$.parent_tool_call_id', 'copy_calls')}, ${mapped('$.question_id', 'copy_questions')},
-             ${mapped('$.message.id', 'copy_messages')}, ${mapped('$.message.turn_id', 'copy_turns')},
-             ${mapped('$.question.id', 'copy_questions')}, ${mapped('$.question.turn_id', 'copy_turns')},
-             ${mapped('$.question.tool_call_id', 'copy_calls')}, '$.question.session_id', ?)
+         SELECT @branch, ROW_NUMBER() OVER (ORDER BY e.seq), tm.new, e.type, e.time,
+           CASE
+             WHEN e.type = 'message.completed' THEN json_replace(${data}, ${mapped('$.message.id', 'copy_messages')},
+               ${mapped('$.message.turn_id', 'copy_turns')})
+             WHEN e.type IN ('tool.started', 'tool.running', 'tool.output', 'tool.finished', 'kernel.execution_started')
+               THEN json_replace(${data}, ${mapped('$.tool_call_id', 'copy_calls')},
+                 ${mapped('$.parent_tool_call_id', 'copy_calls')})
+             WHEN e.type = 'question.required' THEN json_replace(${data}, ${mapped('$.question.id', 'copy_questions')},
+               ${mapped('$.question.turn_id', 'copy_turns')}, ${mapped('$.question.tool_call_id', 'copy_calls')},
+               '$.question.session_id', @branch)
+             WHEN e.type IN ('question.answered', 'question.closed')
+               THEN json_replace(${data}, ${mapped('$.question_id', 'copy_questions')})
+             ELSE ${data}
+           END
          FROM events e LEFT JOIN temp.copy_turns tm ON tm.old = e.turn_id
-         WHERE e.session_id = ? AND e.seq <= ? AND (e.turn_id IS NULL OR tm.new IS NOT NULL)
+         WHERE e.session_id = @parent AND e.seq <= @upto AND (e.turn_id IS NULL OR tm.new IS NOT NULL)
          ORDER BY e.seq`,
       )
-      .run(
-        copy.branchId,
-        jsonEscaped(copy.parentResultsDir),
-        jsonEscaped(copy.branchResultsDir),
-        copy.branchId,
-        copy.parentId,
-        last.seq ?? 0,
-      );
+      .run({
+        from: jsonEscaped(copy.parentResultsDir),
+        to: jsonEscaped(copy.branchResultsDir),
+        branch: copy.branchId,
+        parent: copy.parentId,
+        upto: last.seq ?? 0,
+      });
     db.prepare('UPDATE sessions SET last_seq = ? WHERE id = ?').run(info.changes, copy.branchId);
   }
 
