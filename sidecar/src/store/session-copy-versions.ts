@@ -1,23 +1,9 @@
+import type { ContextVersionRow } from './context-versions-repo';
 import type { Db } from './database';
 import { newId } from './ids';
 
-interface VersionRow {
-  id: string;
-  number: number;
-  parent_id: string | null;
-  first_message_id: number | null;
-  summary: string | null;
-  reason: string;
-  level: string | null;
-  turn_id: string | null;
-  tokens_before: number | null;
-  tokens_after: number | null;
-  cuts: string | null;
-  kept_message_ids: string | null;
-  upto_message_id: number | null;
-  edited: string | null;
-  system_addition: string | null;
-  created_at: string;
+interface VersionRow extends ContextVersionRow {
+  /** The ordinal of the turn the version belongs to (written in it, or right after it); null: none. */
   owner_ordinal: number | null;
 }
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeOwnerOnlyFile } from '../../config/owner-only-files';
-import { CairnError, notFound } from '../../errors';
+import { CairnError } from '../../errors';
 import type { Message, Session, SessionExport, TurnWithDetails } from '../../protocol';
 import { newId } from '../../store/ids';
 import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
 import { IdRemap } from './id-remap';
+import { requireProject } from './session-project';
 
 /** Extensions of the artifact types Cairn saves; anything else is kept as opaque bytes. */
 const EXTENSIONS: Record<string, string> = {
@@ -34,15 +35,7 @@ export class SessionImporter {
 
   importSession(data: SessionExport, projectId: string | null): Session {
     const { store, files } = this.deps;
-    if (projectId !== null) {
-      if (this.deps.conversationOnly) {
-        throw new CairnError(
-          'conversation_only',
-          'This Cairn server runs conversation-only: sessions have no project.',
-        );
-      }
-      if (!store.projects.get(projectId)) throw notFound('Project', projectId);
-    }
+    if (projectId !== null) requireProject(store, projectId, this.deps.conversationOnly);
     const ids = new IdRemap();
     const sessionId = newId('ses');
     ids.set(data.session.id, sessionId);
