@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnClient } from '../../src/client/http-client';
 import {
   ErrorResponse,
   type Session,
@@ -127,16 +126,6 @@ describe('branch, export and import routes', () => {
       expectError(await h.api('POST', '/api/sessions/import', { ...data, turns: 'no' }), 400, 'bad_request'),
     ).toContain('turns');
     expectError(await h.api('POST', '/api/sessions/import?project_id=prj_missing', data), 404, 'not_found');
-  });
-
-  it("works through the shared client's methods", async () => {
-    const client = new CairnClient({ url: h.server.url, token: h.server.token });
-    const branch = await client.branchSession(sessionId, turns[1]!.id);
-    expect(branch.branched_from).toEqual({ session_id: sessionId, turn_id: turns[1]!.id });
-    expect(await client.exportMarkdown(branch.id)).toContain('> count to 2');
-    const imported = await client.importSession(await client.exportJson(branch.id));
-    expect(imported.project_id).toBeNull();
-    expect((await turnsOf(imported.id)).map((t) => t.prompt)).toEqual(['count to 1', 'count to 2']);
   });
 
   it('goes through auth like every route', async () => {
