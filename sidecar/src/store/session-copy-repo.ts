@@ -1,5 +1,6 @@
 import type { Db } from './database';
 import { newId, now } from './ids';
+import { indexSession } from './search-backfill';
 import { copyContextVersions } from './session-copy-versions';
 
 /** What a branch copies: the parent, the turn it ends at, and how its file paths move. */
@@ -40,9 +41,12 @@ export class SessionCopyRepo {
     ).map((r) => r.id);
   }
 
-  /** One transaction: the branch exists whole or not at all. */
+  /** One transaction: the branch exists whole or not at all, searchable as its parent is. */
   branch(copy: BranchCopy): void {
-    this.db.transaction(() => this.copyAll(copy))();
+    this.db.transaction(() => {
+      this.copyAll(copy);
+      indexSession(this.db, copy.branchId);
+    })();
   }
 
   private copyAll(copy: BranchCopy): void {

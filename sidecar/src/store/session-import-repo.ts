@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, Question, ToolCall, Turn } from '../protocol';
 import type { Db } from './database';
+import { indexSession } from './search-backfill';
 
 const json = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
@@ -119,5 +120,10 @@ export class SessionImportRepo {
     this.db
       .prepare('INSERT INTO events (session_id, seq, turn_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?)')
       .run(sessionId, last_seq, event.turn_id, event.type, event.time, JSON.stringify(event.data));
+  }
+
+  /** Makes the imported session searchable (its rows were written here, not through the repositories). */
+  indexImported(sessionId: string): void {
+    indexSession(this.db, sessionId);
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SearchService } from '../../src/application/search/search-service';
 import { SessionBranching } from '../../src/application/sessions/session-branching';
 import { ToolCallService } from '../../src/application/turns/tool-call-service';
 import { stateOf } from '../../src/context/context-state';
@@ -256,6 +257,26 @@ describe('branching a session at a turn', () => {
       expect(modelView(branch.id)).toEqual(atTurn);
       expect(head.system_addition).toBe(versions[versionNumber - 1]!.system_addition);
     }
+  });
+
+  it('makes the branch searchable on its own, the parent keeping its hits', () => {
+    const search = new SearchService(store);
+    const branch = branching.branch(parent.id, turns[2]!.turn.id);
+    const hits = (sessionId: string, q: string) =>
+      search
+        .search({ q, session_id: sessionId, limit: 100 })
+        .hits.map((h) => `${h.kind}:${h.snippet}`)
+        .sort();
+    expect(hits(branch.id, 'prompt')).toEqual(['message:prompt 1', 'message:prompt 2', 'message:prompt 3']);
+    expect(hits(parent.id, 'prompt')).toHaveLength(4);
+    // Kernel cells keep their execution ids in a branch: each session has its own document.
+    expect(hits(branch.id, 'print')).toEqual([
+      'kernel_cell:print(1)',
+      'kernel_cell:print(2)',
+      'kernel_cell:print(3)',
+    ]);
+    expect(hits(parent.id, 'print')).toHaveLength(4);
+    expect(hits(branch.id, 'echo').filter((h) => h.startsWith('tool_call:'))).toHaveLength(3);
   });
 
   it('branches a branch, and refuses what cannot be branched', () => {

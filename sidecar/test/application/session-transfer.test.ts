@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SearchService } from '../../src/application/search/search-service';
 import { SessionExporter } from '../../src/application/sessions/session-export';
 import { SessionImporter } from '../../src/application/sessions/session-import';
 import { ToolCallService } from '../../src/application/turns/tool-call-service';
@@ -112,6 +113,16 @@ describe('exporting and importing a session', () => {
     // The messages the model would see name the results where they are now.
     const toolResult = again.turns[0]!.messages[2]!.content[0] as unknown as { content: string };
     expect(toolResult.content).toContain(calls[0]!.result_file);
+
+    // Found by search like a session written turn by turn: messages, tool calls, kernel cells.
+    const found = (q: string) =>
+      new SearchService(store)
+        .search({ q, limit: 100, session_id: imported.id })
+        .hits.map((h) => h.kind)
+        .sort();
+    expect(found('prompt')).toEqual(['message', 'message']);
+    expect(found('echo')).toEqual(['tool_call', 'tool_call']);
+    expect(found('print')).toEqual(['kernel_cell', 'kernel_cell']);
   });
 
   it('imports a running turn as interrupted and writes no file where the export says', () => {

@@ -109,6 +109,7 @@ export class SessionImporter {
             data,
           });
         }
+        store.sessionImport.indexImported(sessionId);
       });
     } catch (error) {
       files.removeSession(sessionId);
