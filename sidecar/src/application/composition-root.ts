@@ -44,6 +44,7 @@ import { ProjectPythonService } from './projects/project-python';
 import { ProjectSandboxService } from './projects/project-sandbox';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
+import { SearchBackfillJob } from './search/search-backfill-job';
 import { SearchService } from './search/search-service';
 import { SessionBranching } from './sessions/session-branching';
 import { SessionExporter } from './sessions/session-export';
@@ -143,8 +144,6 @@ export function openApplication(options: ApplicationOptions): Application {
     }
     store = Store.open(options.dataDir, {
       onBackup: (file) => logger.info('database copied aside before migrating', { file }),
-      // Indexing a large history for search takes a while: say how far it has come.
-      onProgress: (p) => logger.info(`${p.task}: ${p.done}/${p.total} ${p.unit}`, { migration: p.version }),
     });
     const opened = store;
     const built = buildServices(opened, {
@@ -156,9 +155,13 @@ export function openApplication(options: ApplicationOptions): Application {
     });
     const interrupted = built.runtime.recoverInterrupted();
     if (interrupted > 0) logger.warn('turns interrupted by an earlier stop', { count: interrupted });
+    // A history from before search is indexed after start, not while the app waits to be ready.
+    const indexing = new SearchBackfillJob(opened.searchBackfill, logger);
+    indexing.start();
     let stopping: Promise<void> | null = null;
     const stopWork = () => {
       stopping ??= (async () => {
+        indexing.stop();
         await built.runtime.shutdown();
         await built.services.toolRuntime.shutdown();
         await built.kernels?.shutdown();
