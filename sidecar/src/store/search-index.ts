@@ -13,7 +13,6 @@ export interface SearchRow {
   ref: string;
   body: string;
   created_at: string;
-  score: number;
   session_title: string;
   project_id: string | null;
 }
@@ -26,8 +25,6 @@ export interface SearchRequest {
   /** Also forks' own sessions (a session filter names the one it wants). */
   includeForks: boolean;
   limit: number;
-  /** Rows ranked after this one: worse score, or the same score and an older id. */
-  after?: { score: number; id: number };
 }
 
 /** A journal event as `EventJournal.append` has it: its type, turn and fields. */
@@ -189,8 +186,8 @@ export class SearchIndex {
     })();
   }
 
-  /** Matching documents, best first (bm25; ties: newer first), at most `limit`. */
-  search(request: SearchRequest): SearchRow[] {
+  /** The ids of matching documents, best first (bm25; ties: newer first), at most `limit`. */
+  rank(request: SearchRequest): number[] {
     if (!this.enabled) return [];
     const where: string[] = [];
     const params: unknown[] = [request.match];
@@ -203,26 +200,31 @@ export class SearchIndex {
       params.push(request.sessionId);
     }
     if (!request.includeForks) where.push('s.parent_session_id IS NULL');
-    if (request.after) {
-      where.push('(m.score > ? OR (m.score = ? AND m.id < ?))');
-      params.push(request.after.score, request.after.score, request.after.id);
-    }
     params.push(request.limit);
-    // Materialized: bm25() must run in the FTS5 query itself, not in a flattened outer one. The page is
-    // chosen from ids and scores alone; only its rows' bodies are read (a common word matches thousands).
-    return this.stmt(
-      `WITH m AS MATERIALIZED (
+    // Materialized: bm25() must run in the FTS5 query itself, not in a flattened outer one. The ranking is
+    // made of ids and scores alone; only a page's bodies are read (a common word matches thousands).
+    return (
+      this.stmt(
+        `WITH m AS MATERIALIZED (
            SELECT rowid AS id, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ?
-         ),
-         page AS MATERIALIZED (
-           SELECT m.id, m.score FROM m JOIN search_docs d ON d.id = m.id JOIN sessions s ON s.id = d.session_id
-           ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-           ORDER BY m.score, m.id DESC LIMIT ?
          )
-         SELECT d.id, d.session_id, d.turn_id, d.kind, d.ref, d.body, d.created_at, page.score,
-                s.title AS session_title, s.project_id
-         FROM page JOIN search_docs d ON d.id = page.id JOIN sessions s ON s.id = d.session_id
-         ORDER BY page.score, page.id DESC`,
-    ).all(...params) as SearchRow[];
+         SELECT m.id FROM m JOIN search_docs d ON d.id = m.id JOIN sessions s ON s.id = d.session_id
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY m.score, m.id DESC LIMIT ?`,
+      ).all(...params) as { id: number }[]
+    ).map((row) => row.id);
+  }
+
+  /** These documents with their sessions' titles and projects, in the order given (gone ones left out). */
+  documents(ids: number[]): SearchRow[] {
+    if (ids.length === 0) return [];
+    const rows = this.stmt(
+      `SELECT d.id, d.session_id, d.turn_id, d.kind, d.ref, d.body, d.created_at,
+              s.title AS session_title, s.project_id
+       FROM search_docs d JOIN sessions s ON s.id = d.session_id
+       WHERE d.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as SearchRow[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }

@@ -148,7 +148,10 @@ export class TurnsRepo {
       );
   }
 
-  /** A session's tokens over all its turns, and their cost where the turns' configs have prices. */
+  /**
+   * A session's tokens over all its turns and its forks' (what its work cost), and their cost where the
+   * turns' configs have prices.
+   */
   sessionUsage(sessionId: string): SessionUsage {
     const rows = this.db
       .prepare(
@@ -157,9 +160,10 @@ export class TurnsRepo {
            SUM(COALESCE(t.cache_creation_input_tokens, 0)) AS cache_creation_input_tokens,
            m.price_input, m.price_output, m.price_cache_read, m.price_cache_write
          FROM turns t LEFT JOIN model_configs m ON m.id = t.model_config_id
-         WHERE t.session_id = ? GROUP BY t.model_config_id`,
+         WHERE t.session_id = ? OR t.session_id IN (SELECT id FROM sessions WHERE parent_session_id = ?)
+         GROUP BY t.model_config_id`,
       )
-      .all(sessionId) as (Usage & Prices)[];
+      .all(sessionId, sessionId) as (Usage & Prices)[];
     const total: SessionUsage = {
       input_tokens: 0,
       output_tokens: 0,

@@ -106,6 +106,17 @@ describe('search', () => {
     expect(marked(hit)).toEqual(['数据库', 'migration']);
   });
 
+  it("keeps Japanese words whole across the long-vowel mark, and splits at the scripts' punctuation", () => {
+    const s = session();
+    const server = say(s, 'サーバーを再起動した');
+    const other = say(s, 'サバ缶とバーの話');
+    expect(refs('サーバー')).toEqual([server]);
+    expect(refs('サーバー')).not.toContain(other);
+    const punct = say(s, '完成了。然后休息');
+    expect(refs('然后')).toEqual([punct]);
+    expect(refs('了然')).toEqual([]);
+  });
+
   it('folds case and accents the same way in the index, the query and the marks', () => {
     const id = say(session(), 'Ordered a CAFÉ crème at the Naïve Café');
     expect(refs('cafe')).toEqual([id]);
@@ -157,6 +168,26 @@ describe('search', () => {
     expect(new Set(seen)).toEqual(new Set(all));
     expect(seen).toEqual(refs('paging', { limit: 100 }));
     expect(() => find('paging', { before: 'not-a-cursor' })).toThrow(/next_before/);
+  });
+
+  it('keeps its pages while the index changes: no hit skipped or repeated', () => {
+    const s = session();
+    const first: string[] = [];
+    for (let i = 0; i < 30; i++) first.push(say(s, i % 2 ? 'steady steady words' : 'steady words'));
+    const page1 = find('steady', { limit: 10 });
+    // Writes between pages change every score (bm25 weighs a word by its rarity in the whole index).
+    for (let i = 0; i < 300; i++) say(s, `unrelated ${i}`);
+    const added = [say(s, 'steady steady steady newcomer')];
+    const page2 = find('steady', { limit: 10, before: page1.next_before });
+    const page3 = find('steady', { limit: 10, before: page2.next_before });
+    const seen = [...page1.hits, ...page2.hits, ...page3.hits].map((h) => h.ref);
+    expect(page3.next_before).toBeNull();
+    expect(new Set(seen)).toEqual(new Set(first));
+    expect(seen).toHaveLength(30);
+    // A new search sees what was added.
+    expect(refs('steady', { limit: 100 })).toEqual(expect.arrayContaining(added));
+    // A cursor belongs to its search.
+    expect(() => find('words', { limit: 10, before: page1.next_before })).toThrow(/another search/);
   });
 
   it('never turns what a person typed into an FTS5 syntax error', () => {

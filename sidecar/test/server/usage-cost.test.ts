@@ -69,6 +69,22 @@ describe('usage and cost through the API', () => {
     expect(((await h.api('GET', `/api/sessions/${sessionId}`)).body as SessionDetail).usage.cost).toBeNull();
   });
 
+  it('gives no cost to a turn on a model CAIRN_MODEL put in place of the active config', async () => {
+    const created = await h.api('POST', '/api/models', {
+      name: 'other',
+      model: 'claude-other-model',
+      price_input: 100,
+      price_output: 100,
+    });
+    await h.api('POST', `/api/models/${(created.body as ModelConfig).id}/activate`);
+    const { sessionId } = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'three' }], usage: usage(1000, 10, 0, 0) });
+    const turn = await h.waitForTurnEnd((await h.startTurn(sessionId, 'third')).id);
+    const stored = (await h.api('GET', `/api/turns/${turn.id}`)).body as Turn;
+    expect(stored.usage).toEqual(usage(1000, 10, 0, 0));
+    expect(stored.cost).toBeNull();
+  });
+
   it('refuses a negative price with a clear 400', async () => {
     const res = await h.api('POST', '/api/models', { name: 'bad', model: 'm', price_output: -1 });
     expect(res.status).toBe(400);

@@ -62,6 +62,17 @@ describe('usage and cost', () => {
     expect(total.cache_read_input_tokens).toBe(1_500_000);
     expect(total.cache_creation_input_tokens).toBe(300_000);
     expect(total.cost).toBeCloseTo(6.525 + 3.525, 10);
+
+    // What the session's forks spent is the session's too.
+    const fork = store.sessions.create({
+      projectId: null,
+      fork: { parentSessionId: session.id, parentTurnId: turn.id, task: 'look', tools: null },
+    });
+    const forkTurn = store.turns.create(fork.id, 'f1', 'look');
+    store.turns.addUsage(forkTurn.id, USAGE, model.id);
+    const withFork = store.turns.sessionUsage(session.id);
+    expect(withFork.input_tokens).toBe(4_000_000);
+    expect(withFork.cost).toBeCloseTo(6.525 * 2 + 3.525, 10);
   });
 
   it('keeps prices on the model config through create and update, and null clears one', () => {

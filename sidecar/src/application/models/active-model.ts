@@ -51,7 +51,8 @@ export async function resolveModelSettings(
   }
   registerSecret(apiKey);
   return {
-    configId: active?.id ?? null,
+    // The config's prices price its model: a turn on a model CAIRN_MODEL put in its place has no known cost.
+    configId: overrides.model && overrides.model !== active?.model ? null : (active?.id ?? null),
     name: active?.name ?? model,
     model,
     baseUrl: overrides.base_url ?? active?.base_url ?? DEFAULT_BASE_URL,
