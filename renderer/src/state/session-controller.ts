@@ -121,6 +121,22 @@ export class SessionController {
     }
   }
 
+  /**
+   * Pages earlier turns in until `turnId` is loaded (a search hit, a link to a parent's turn); its index,
+   * or -1 when the session has no such turn or a page could not be read.
+   */
+  async loadUntil(turnId: string): Promise<number> {
+    await this.whenStarted();
+    for (;;) {
+      const index = this.snapshot.turns.findIndex((t) => t.turn.id === turnId);
+      if (index !== -1 || this.snapshot.nextBefore === null || this.disposed) return index;
+      const count = this.snapshot.turns.length;
+      await this.loadEarlier();
+      // Nothing came (an error, or a page already on its way for "Load earlier"): stop rather than spin.
+      if (this.snapshot.turns.length === count) return -1;
+    }
+  }
+
   async send(prompt: string): Promise<void> {
     await this.client.startTurn(this.sessionId, prompt, crypto.randomUUID());
   }
