@@ -84,7 +84,8 @@ function BranchedFrom(props: {
       title={t('branch.fromLabel', values)}
       onClick={() => props.onOpenAt(from.session_id, from.turn_id)}
     >
-      ⑂ {t('branch.from', values)}
+      <span aria-hidden="true">⑂ </span>
+      {t('branch.from', values)}
     </button>
   );
 }

@@ -1,0 +1,179 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../src/components/App';
+import type { Locale } from '../../src/i18n/catalog';
+import { I18nProvider } from '../../src/i18n/i18n';
+import { BACKEND, PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
+
+// Branches, export/import and costs in the app: "Branch from here" opens a new session that says where it
+// came from (a link back to that turn), the parent lists its branches; the session menu downloads the
+// session as Markdown or JSON and imports an export into the open project; turns and the session show their
+// estimated cost.
+
+const ALPHA = session({ id: 'a', title: 'Alpha: notes/plan', project_id: PROJECT.id });
+const HISTORY = { a: turns('a', 3) };
+
+function renderApp(locale: Locale = 'en') {
+  render(
+    <I18nProvider locale={locale}>
+      <App
+        backend={BACKEND}
+        desktop={null}
+        onDisconnect={() => undefined}
+        onBackendChanged={() => undefined}
+        onBackendLost={() => undefined}
+      />
+    </I18nProvider>,
+  );
+}
+
+async function openSession(title: string) {
+  const nav = await screen.findByRole('navigation');
+  fireEvent.click(await within(nav).findByRole('button', { name: title }));
+  await screen.findByRole('heading', { name: title, level: 1 });
+}
+
+const turnRow = async (id: string) =>
+  waitFor(() => {
+    const row = document.querySelector<HTMLElement>(`[data-turn-id="${id}"]`);
+    if (!row) throw new Error(`turn ${id} is not shown`);
+    return row;
+  });
+
+/** Downloads started through an anchor: the file name and the blob's text. */
+function captureDownloads() {
+  const blobs: Blob[] = [];
+  const files: { name: string; text: Promise<string> }[] = [];
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    blobs.push(blob as Blob);
+    return `blob:${blobs.length}`;
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const blob = blobs[Number(this.href.split(':').at(-1)) - 1]!;
+    files.push({ name: this.download, text: blob.text() });
+  });
+  return files;
+}
+
+function chooseFile(file: File) {
+  const input = screen.getByTestId('import-session-file') as HTMLInputElement;
+  Object.defineProperty(input, 'files', { value: [file], configurable: true });
+  fireEvent.change(input);
+}
+
+const menu = (name: string) => {
+  fireEvent.click(screen.getByRole('button', { name: 'Session actions' }));
+  fireEvent.click(
+    within(screen.getByRole('menu', { name: 'Session actions' })).getByRole('menuitem', { name }),
+  );
+};
+
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(160);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('branches', () => {
+  it('branches from a turn, says where the branch came from, and lists it under the parent', async () => {
+    const { seen } = stubSessionsBackend({ sessions: [ALPHA], turns: HISTORY });
+    renderApp();
+    await openSession(ALPHA.title);
+
+    // Costs: the newest turn's, and the session's total, both labelled estimated.
+    expect((await turnRow('a-t3')).querySelector('.turn-cost')?.textContent).toBe('≈ $0.0123 (estimated)');
+    expect((await turnRow('a-t1')).querySelector('.turn-cost')).toBeNull();
+    await waitFor(() =>
+      expect(document.querySelector('.session-usage')?.textContent).toBe(
+        '1,500 tokens · ≈ $0.0123 (estimated)',
+      ),
+    );
+
+    const second = await turnRow('a-t2');
+    fireEvent.click(within(second).getByRole('button', { name: 'Branch from here' }));
+    await screen.findByRole('heading', { name: `${ALPHA.title} (branch)`, level: 1 });
+    expect(seen.filter((r) => r.method === 'POST')).toEqual([
+      { method: 'POST', path: '/api/sessions/a/branch', body: { turn_id: 'a-t2' } },
+    ]);
+    // Listed in the sidebar (the list was read again), with only the turns up to the branch point.
+    const nav = screen.getByRole('navigation');
+    await within(nav).findByRole('button', { name: `${ALPHA.title} (branch)` });
+    await turnRow('branch-1-a-t2');
+    expect(document.querySelector('[data-turn-id="branch-1-a-t3"]')).toBeNull();
+
+    const from = await screen.findByRole('button', { name: `Branched from ${ALPHA.title} · turn 2` });
+    fireEvent.click(from);
+    await screen.findByRole('heading', { name: ALPHA.title, level: 1 });
+    await waitFor(async () => expect((await turnRow('a-t2')).className).toContain('turn-highlight'));
+
+    fireEvent.click(await screen.findByRole('button', { name: '1 branch' }));
+    const branches = screen.getByRole('menu', { name: 'Sessions branched from this one' });
+    fireEvent.click(
+      within(branches).getByRole('menuitem', { name: `${ALPHA.title} (branch) · from turn 2` }),
+    );
+    await screen.findByRole('heading', { name: `${ALPHA.title} (branch)`, level: 1 });
+  });
+
+  it('speaks Chinese', async () => {
+    stubSessionsBackend({
+      sessions: [
+        ALPHA,
+        session({ id: 'c', title: '分出', branched_from: { session_id: 'a', turn_id: 'a-t1' } }),
+      ],
+      turns: { ...HISTORY, c: [] },
+    });
+    renderApp('zh-CN');
+    await openSession(ALPHA.title);
+    expect(await screen.findByRole('button', { name: '1 个另开的会话' })).toBeTruthy();
+    expect(within(await turnRow('a-t3')).getByRole('button', { name: '从这里另开会话' })).toBeTruthy();
+    expect((await turnRow('a-t3')).querySelector('.turn-cost')?.textContent).toBe('≈ US$0.0123（估算）');
+  });
+});
+
+describe('export and import', () => {
+  it('downloads the session as Markdown and JSON, and imports an export into the open project', async () => {
+    const { seen } = stubSessionsBackend({ sessions: [ALPHA], turns: HISTORY });
+    const files = captureDownloads();
+    renderApp();
+    await openSession(ALPHA.title);
+
+    menu('Export as Markdown');
+    menu('Export as JSON');
+    await waitFor(() => expect(files).toHaveLength(2));
+    expect(files.map((f) => f.name)).toEqual(['Alpha- notes-plan.md', 'Alpha- notes-plan.json']);
+    expect(await files[0]!.text).toBe(`# ${ALPHA.title}\n`);
+    const exported = JSON.parse(await files[1]!.text) as { format: string; turns: unknown[] };
+    expect(exported.format).toBe('cairn.session');
+    expect(exported.turns).toHaveLength(3);
+
+    chooseFile(new File([await files[1]!.text], 'alpha.json', { type: 'application/json' }));
+    // The import is the session open now, in the same project, with the exported turns.
+    await turnRow('imported-1-a-t3');
+    const imported = seen.filter((r) => r.method === 'POST');
+    expect(imported.map((r) => r.path)).toEqual(['/api/sessions/import?project_id=p1']);
+    expect(imported[0]?.body).toEqual(exported);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('navigation')).getAllByRole('button', { name: ALPHA.title }),
+      ).toHaveLength(2),
+    );
+  });
+
+  it('says plainly when a file is not an export', async () => {
+    const { seen } = stubSessionsBackend({ sessions: [ALPHA], turns: HISTORY });
+    renderApp();
+    await openSession(ALPHA.title);
+    chooseFile(new File(['not json'], 'notes.txt'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'Could not import notes.txt: it is not JSON. Choose a file made by “Export as JSON”.',
+    );
+    expect(seen.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+});
