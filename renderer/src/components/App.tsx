@@ -217,6 +217,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
           refresh();
         }}
         onSettings={() => setView('settings')}
+        onImport={(file) => void importFile(file)}
       />
       <main className="main">
         {(streamState === 'down' || (streamState === 'rejected' && reconnecting)) && (

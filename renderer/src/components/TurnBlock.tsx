@@ -105,7 +105,7 @@ export const TurnBlock = memo(function TurnBlock(props: {
               title={t('branch.fromHereLabel', { ordinal: view.turn.ordinal })}
               onClick={props.onBranch}
             >
-              <span aria-hidden="true">⑂ </span>
+              <span aria-hidden="true">↱ </span>
               {t('branch.fromHere')}
             </button>
           )}

@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../src/components/App';
-import type { Locale } from '../../src/i18n/catalog';
-import { I18nProvider } from '../../src/i18n/i18n';
-import { BACKEND, PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { openSession, renderApp, turnRow, withLayout } from '../support/sessions-app';
+import { PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
 
 // Branches, export/import and costs in the app: "Branch from here" opens a new session that says where it
 // came from (a link back to that turn), the parent lists its branches; the session menu downloads the
@@ -13,33 +11,6 @@ import { BACKEND, PROJECT, session, stubSessionsBackend, turns } from '../suppor
 
 const ALPHA = session({ id: 'a', title: 'Alpha: notes/plan', project_id: PROJECT.id });
 const HISTORY = { a: turns('a', 3) };
-
-function renderApp(locale: Locale = 'en') {
-  render(
-    <I18nProvider locale={locale}>
-      <App
-        backend={BACKEND}
-        desktop={null}
-        onDisconnect={() => undefined}
-        onBackendChanged={() => undefined}
-        onBackendLost={() => undefined}
-      />
-    </I18nProvider>,
-  );
-}
-
-async function openSession(title: string) {
-  const nav = await screen.findByRole('navigation');
-  fireEvent.click(await within(nav).findByRole('button', { name: title }));
-  await screen.findByRole('heading', { name: title, level: 1 });
-}
-
-const turnRow = async (id: string) =>
-  waitFor(() => {
-    const row = document.querySelector<HTMLElement>(`[data-turn-id="${id}"]`);
-    if (!row) throw new Error(`turn ${id} is not shown`);
-    return row;
-  });
 
 /** Downloads started through an anchor: the file name and the blob's text. */
 function captureDownloads() {
@@ -57,8 +28,8 @@ function captureDownloads() {
   return files;
 }
 
-function chooseFile(file: File) {
-  const input = screen.getByTestId('import-session-file') as HTMLInputElement;
+function chooseFile(file: File, testId = 'import-session-file') {
+  const input = screen.getByTestId(testId) as HTMLInputElement;
   Object.defineProperty(input, 'files', { value: [file], configurable: true });
   fireEvent.change(input);
 }
@@ -70,15 +41,7 @@ const menu = (name: string) => {
   );
 };
 
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(160);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+withLayout();
 
 describe('branches', () => {
   it('branches from a turn, says where the branch came from, and lists it under the parent', async () => {
@@ -163,6 +126,24 @@ describe('export and import', () => {
         within(screen.getByRole('navigation')).getAllByRole('button', { name: ALPHA.title }),
       ).toHaveLength(2),
     );
+  });
+
+  it('imports from the sidebar with no session open, into no project', async () => {
+    const { seen } = stubSessionsBackend({ sessions: [ALPHA], turns: HISTORY });
+    renderApp();
+    await screen.findByRole('navigation');
+    expect(screen.getByRole('button', { name: 'Import session…' })).toBeTruthy();
+    const data = {
+      format: 'cairn.session',
+      version: 1,
+      exported_at: '2026-01-02T00:00:00.000Z',
+      cairn_version: '0.1.0',
+      session: { id: 'x', title: 'From elsewhere', approval: 'auto', created_at: '2026-01-01T00:00:00.000Z' },
+      turns: turns('x', 1),
+    };
+    chooseFile(new File([JSON.stringify(data)], 'elsewhere.json'), 'sidebar-import-file');
+    await screen.findByRole('heading', { name: 'From elsewhere', level: 1 });
+    expect(seen.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/sessions/import']);
   });
 
   it('says plainly when a file is not an export', async () => {

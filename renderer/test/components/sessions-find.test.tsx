@@ -1,10 +1,9 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../sidecar/src/protocol';
-import { App } from '../../src/components/App';
-import { I18nProvider } from '../../src/i18n/i18n';
-import { BACKEND, hit, PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
+import { openSession, renderApp, withLayout } from '../support/sessions-app';
+import { hit, PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
 
 // The app's search, branches, export and import against an in-memory backend: a hit opens its session at
 // its turn (paged in when older than the first page) and highlights it; "Branch from here" opens the new
@@ -14,20 +13,6 @@ const ALPHA = session({ id: 'a', title: 'Alpha', project_id: PROJECT.id });
 const BETA = session({ id: 'b', title: 'Beta' });
 // 31 turns: the first page holds a-t2…a-t31, so a-t1 must be paged in.
 const HISTORY = { a: turns('a', 31), b: turns('b', 1) };
-
-function renderApp() {
-  render(
-    <I18nProvider locale="en">
-      <App
-        backend={BACKEND}
-        desktop={null}
-        onDisconnect={() => undefined}
-        onBackendChanged={() => undefined}
-        onBackendLost={() => undefined}
-      />
-    </I18nProvider>,
-  );
-}
 
 const key = (k: string, mods: { shiftKey?: boolean } = {}) => {
   const event = new KeyboardEvent('keydown', {
@@ -43,25 +28,9 @@ const key = (k: string, mods: { shiftKey?: boolean } = {}) => {
   return event;
 };
 
-async function openSession(title: string) {
-  const nav = await screen.findByRole('navigation', { name: 'Projects' });
-  fireEvent.click(await within(nav).findByRole('button', { name: title }));
-  await screen.findByRole('heading', { name: title, level: 1 });
-}
+const shownRow = (id: string) => document.querySelector<HTMLElement>(`[data-turn-id="${id}"]`);
 
-const turnRow = (id: string) => document.querySelector<HTMLElement>(`[data-turn-id="${id}"]`);
-
-// happy-dom lays nothing out: give the transcript a height, so its virtual list renders turns.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  // Every turn as tall as the list estimates, so scrolling to one renders it.
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(160);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+withLayout();
 
 describe('search', () => {
   it('Ctrl+Shift+F searches everywhere; Enter opens the hit’s session at its turn, paged in and highlighted', async () => {
@@ -124,7 +93,7 @@ describe('search', () => {
 
     await screen.findByRole('heading', { name: 'Alpha', level: 1 });
     expect(screen.queryByRole('dialog', { name: 'Search' })).toBeNull();
-    await waitFor(() => expect(turnRow('a-t1')?.className).toContain('turn-highlight'));
+    await waitFor(() => expect(shownRow('a-t1')?.className).toContain('turn-highlight'));
     expect(seen.map((r) => r.path)).toContain('/api/sessions/a/turns?limit=30&before=2');
     expect(document.querySelectorAll('.turn-highlight')).toHaveLength(1);
   });

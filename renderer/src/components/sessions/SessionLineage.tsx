@@ -84,7 +84,7 @@ function BranchedFrom(props: {
       title={t('branch.fromLabel', values)}
       onClick={() => props.onOpenAt(from.session_id, from.turn_id)}
     >
-      <span aria-hidden="true">⑂ </span>
+      <span aria-hidden="true">↳ </span>
       {t('branch.from', values)}
     </button>
   );

@@ -4,6 +4,7 @@ import type { Session } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { downloadBlob, fileNameFor } from '../download-blob';
+import { ImportFileInput } from './ImportFileInput';
 import { MenuButton } from './MenuButton';
 
 /** The session header's "⋯": export the session as Markdown or JSON, import one from a JSON export. */
@@ -45,21 +46,7 @@ export function SessionMenu(props: {
           { key: 'import', label: t('session.import'), onSelect: () => fileInput.current?.click() },
         ]}
       />
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".json,application/json"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label={t('session.import')}
-        data-testid="import-session-file"
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          // Cleared, so choosing the same file again is a change too.
-          e.target.value = '';
-          if (file) props.onImport(file);
-        }}
-      />
+      <ImportFileInput inputRef={fileInput} onImport={props.onImport} testId="import-session-file" />
     </>
   );
 }
