@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { openSession, renderApp, turnRow, withLayout } from '../support/sessions-app';
-import { PROJECT, session, stubSessionsBackend, turns } from '../support/sessions-backend';
+import { PROJECT, session, stubSessionsBackend, turns, WS } from '../support/sessions-backend';
 
 // Branches, export/import and costs in the app: "Branch from here" opens a new session that says where it
 // came from (a link back to that turn), the parent lists its branches; the session menu downloads the
@@ -96,6 +96,45 @@ describe('branches', () => {
     expect(await screen.findByRole('button', { name: '1 个另开的会话' })).toBeTruthy();
     expect(within(await turnRow('a-t3')).getByRole('button', { name: '从这里另开会话' })).toBeTruthy();
     expect((await turnRow('a-t3')).querySelector('.turn-cost')?.textContent).toBe('≈ US$0.0123（估算）');
+  });
+});
+
+describe('costs', () => {
+  it('shows a turn’s estimated cost when it ends live, and the session’s total catches up', async () => {
+    const { history, socket } = stubSessionsBackend({ sessions: [ALPHA], turns: HISTORY });
+    renderApp();
+    await openSession(ALPHA.title);
+    await waitFor(() => expect(socket.openTo(WS)).toHaveLength(1));
+    const live = socket.openTo(WS)[0]!;
+    await waitFor(() =>
+      expect(live.sent).toContainEqual({ type: 'subscribe', session_id: 'a', after_seq: 1 }),
+    );
+
+    // The server has priced the turn by the time it ends; the events carry only its tokens.
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
+    const fourth = { ...turns('a', 4)[3]!, usage, cost: 0.5 };
+    history.set('a', [...HISTORY.a, fourth]);
+    const base = { session_id: 'a', turn_id: fourth.id, time: '2026-01-01T00:01:00.000Z' };
+    live.receive({
+      type: 'event',
+      event: { ...base, seq: 2, type: 'turn.started', ordinal: 4, prompt: fourth.prompt },
+    });
+    await waitFor(() => expect(document.querySelector('.session-usage')?.textContent).toContain('$0.0123'));
+    live.receive({ type: 'event', event: { ...base, seq: 3, type: 'turn.completed', usage } });
+
+    await waitFor(async () =>
+      expect((await turnRow(fourth.id)).querySelector('.turn-cost')?.textContent).toBe('≈ $0.50 (estimated)'),
+    );
+    await waitFor(() =>
+      expect(document.querySelector('.session-usage')?.textContent).toBe(
+        '1,650 tokens · ≈ $0.5123 (estimated)',
+      ),
+    );
   });
 });
 

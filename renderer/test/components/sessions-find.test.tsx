@@ -153,5 +153,11 @@ describe('search', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Search' })).toBeNull());
     expect(document.querySelector('.side-panel')).not.toBeNull();
     expect(document.querySelector('.turn-highlight')).toBeNull();
+
+    // A click outside closes it.
+    key('F', { shiftKey: true });
+    await screen.findByRole('dialog', { name: 'Search' });
+    fireEvent.mouseDown(document.body);
+    expect(screen.queryByRole('dialog', { name: 'Search' })).toBeNull();
   });
 });

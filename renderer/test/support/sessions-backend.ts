@@ -16,7 +16,7 @@ import { storedTurn } from './tool-calls';
 // import: sessions with paged turns, a search that answers what the test sets, branches that copy turns.
 
 export const BACKEND = { url: 'http://127.0.0.1:41017', token: 'tok' };
-const WS = 'ws://127.0.0.1:41017/api/ws';
+export const WS = 'ws://127.0.0.1:41017/api/ws';
 
 export const PROJECT: Project = {
   id: 'p1',
@@ -207,5 +207,5 @@ export function stubSessionsBackend(options: {
   vi.stubGlobal('fetch', vi.fn(fetchImpl));
   const server = fakeSocketServer(new Map([[WS, BACKEND.token]]));
   vi.stubGlobal('WebSocket', server.WebSocket);
-  return { seen, sessions };
+  return { seen, sessions, history, socket: server };
 }

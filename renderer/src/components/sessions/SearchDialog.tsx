@@ -27,6 +27,16 @@ export function SearchDialog(props: {
   const [scopeKind, setScopeKind] = useState<SearchScopeKind>(props.initialScope);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const onClose = props.onClose;
+  // A click outside the dialog closes it, as Esc does.
+  useEffect(() => {
+    const onDown = (event: MouseEvent) => {
+      if (!dialogRef.current?.contains(event.target as Node)) onClose();
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [onClose]);
   const session = props.session;
   const projectId = session?.project_id ?? null;
   const scope = useMemo<SearchScope>(() => {
@@ -60,7 +70,13 @@ export function SearchDialog(props: {
 
   return (
     <div className="modal-backdrop">
-      <div className="modal search-dialog" role="dialog" aria-modal="true" aria-label={t('search.title')}>
+      <div
+        ref={dialogRef}
+        className="modal search-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('search.title')}
+      >
         <div className="search-bar">
           <input
             role="combobox"
