@@ -46,6 +46,16 @@ async function editForm() {
 afterEach(() => cleanup());
 
 describe('a model’s prices', () => {
+  it('lists them with the model', async () => {
+    setup();
+    const row = (await screen.findByRole('heading', { name: 'Model A', level: 3 })).closest(
+      'li',
+    ) as HTMLElement;
+    expect(within(row).getByText('Prices per million tokens').nextElementSibling?.textContent).toBe(
+      'input $3.00 · output $15.00 · cache read $0.30 · cache write —',
+    );
+  });
+
   it('prefills them, and saving without touching them sends none', async () => {
     const server = setup();
     const f = await editForm();

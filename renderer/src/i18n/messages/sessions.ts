@@ -50,6 +50,8 @@ export const sessionMessages: AreaMessages = {
     'settings.form.priceCacheWrite': 'Cache write',
     'settings.validation.price': 'Enter a number, 0 or more (for example 3 or 0.30), or leave it empty.',
     'settings.validation.priceMax': 'Enter at most {max}.',
+    'settings.models.prices': 'Prices per million tokens',
+    'settings.models.priceList': 'input {input} · output {output} · cache read {read} · cache write {write}',
   },
   'zh-CN': {
     'search.title': '搜索',
@@ -98,5 +100,7 @@ export const sessionMessages: AreaMessages = {
     'settings.form.priceCacheWrite': '缓存写入',
     'settings.validation.price': '请输入不小于 0 的数字（例如 3 或 0.30），或留空。',
     'settings.validation.priceMax': '请输入不超过 {max} 的数字。',
+    'settings.models.prices': '每百万令牌价格',
+    'settings.models.priceList': '输入 {input} · 输出 {output} · 缓存读取 {read} · 缓存写入 {write}',
   },
 };
