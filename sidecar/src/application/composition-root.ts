@@ -44,7 +44,11 @@ import { ProjectPythonService } from './projects/project-python';
 import { ProjectSandboxService } from './projects/project-sandbox';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
+import { SearchBackfillJob } from './search/search-backfill-job';
 import { SearchService } from './search/search-service';
+import { SessionBranching } from './sessions/session-branching';
+import { SessionExporter } from './sessions/session-export';
+import { SessionImporter } from './sessions/session-import';
 import type { SessionResource } from './sessions/session-resources';
 import { SessionService } from './sessions/session-service';
 import { SidecarInfo } from './system/sidecar-info';
@@ -71,6 +75,10 @@ export interface Services {
   info: SidecarInfo;
   projects: ProjectService;
   sessions: SessionService;
+  /** Branching a session at a turn; exporting one (Markdown, JSON) and importing a JSON export. */
+  branching: SessionBranching;
+  sessionExport: SessionExporter;
+  sessionImport: SessionImporter;
   turns: TurnService;
   /** The forks turns spawn (the Fork tool's side); sessions list them. */
   forks: ForkService;
@@ -136,8 +144,6 @@ export function openApplication(options: ApplicationOptions): Application {
     }
     store = Store.open(options.dataDir, {
       onBackup: (file) => logger.info('database copied aside before migrating', { file }),
-      // Indexing a large history for search takes a while: say how far it has come.
-      onProgress: (p) => logger.info(`${p.task}: ${p.done}/${p.total} ${p.unit}`, { migration: p.version }),
     });
     const opened = store;
     const built = buildServices(opened, {
@@ -149,9 +155,13 @@ export function openApplication(options: ApplicationOptions): Application {
     });
     const interrupted = built.runtime.recoverInterrupted();
     if (interrupted > 0) logger.warn('turns interrupted by an earlier stop', { count: interrupted });
+    // A history from before search is indexed after start, not while the app waits to be ready.
+    const indexing = new SearchBackfillJob(opened.searchBackfill, logger);
+    indexing.start();
     let stopping: Promise<void> | null = null;
     const stopWork = () => {
       stopping ??= (async () => {
+        indexing.stop();
         await built.runtime.shutdown();
         await built.services.toolRuntime.shutdown();
         await built.kernels?.shutdown();
@@ -391,6 +401,9 @@ function buildServices(store: Store, options: BuildOptions) {
     }),
     projects: new ProjectService({ store, sessions, conversationOnly, python: projectPython, sandbox }),
     sessions,
+    branching: new SessionBranching({ store, files }),
+    sessionExport: new SessionExporter({ store, files }),
+    sessionImport: new SessionImporter({ store, files, conversationOnly }),
     turns: new TurnService({ store, runtime }),
     forks,
     toolCalls: new ToolCallService({ store, files }),

@@ -1,25 +1,8 @@
-import type { Db } from './database';
-import { backfillSearchIndex } from './search-backfill';
-
-/** How far a migration's long step has come (`done` of `total` `unit`), for a log line. */
-export interface MigrationProgress {
-  version: number;
-  /** What it does, as a person reads it: "Indexing sessions for search". */
-  task: string;
-  done: number;
-  total: number;
-  unit: string;
-}
-
-export type ReportProgress = (progress: Omit<MigrationProgress, 'version'>) => void;
-
 /** The schema's history. Append only: a released migration is never edited. */
 export interface Migration {
   version: number;
   description: string;
   sql: string;
-  /** Work SQL cannot do (filling a table from code), run after `sql` in the same transaction. */
-  run?: (db: Db, report: ReportProgress) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -322,7 +305,7 @@ CREATE TABLE search_docs (
   body TEXT NOT NULL,
   event_seq INTEGER,
   created_at TEXT NOT NULL,
-  UNIQUE (kind, ref)
+  UNIQUE (session_id, kind, ref)
 );
 CREATE INDEX search_docs_by_session ON search_docs(session_id);
 CREATE VIRTUAL TABLE search_fts USING fts5(
@@ -331,8 +314,12 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
 CREATE TRIGGER search_docs_deleted AFTER DELETE ON search_docs BEGIN
   DELETE FROM search_fts WHERE rowid = old.id;
 END;
+-- What is stored already is indexed after start, in batches (SearchBackfill): up to these marks.
+INSERT INTO settings (key, value)
+  SELECT 'search_backfill', json_object('message', 0, 'message_max', (SELECT COALESCE(MAX(id), 0) FROM messages),
+    'tool_call', 0, 'tool_call_max', (SELECT COALESCE(MAX(rowid), 0) FROM tool_calls), 'event', json_array('', 0))
+  WHERE EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM events WHERE type LIKE 'kernel.%');
 `,
-    run: backfillSearchIndex,
   },
 ];
 

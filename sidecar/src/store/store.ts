@@ -10,7 +10,10 @@ import { ModelConfigsRepo } from './model-configs-repo';
 import { PermissionRulesRepo } from './permission-rules-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
+import { SearchBackfill } from './search-backfill';
 import { SearchIndex } from './search-index';
+import { SessionCopyRepo } from './session-copy-repo';
+import { SessionImportRepo } from './session-import-repo';
 import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -38,9 +41,14 @@ export class Store {
   readonly permissionRules: PermissionRulesRepo;
   /** Full-text search; the repositories that write what it covers keep it in step. */
   readonly search: SearchIndex;
+  /** Indexes what was stored before search, a batch at a time. */
+  readonly searchBackfill: SearchBackfill;
+  readonly sessionCopy: SessionCopyRepo;
+  readonly sessionImport: SessionImportRepo;
 
   constructor(readonly db: Db) {
     this.search = new SearchIndex(db);
+    this.searchBackfill = new SearchBackfill(db);
     this.projects = new ProjectsRepo(db);
     this.sessions = new SessionsRepo(db);
     this.turns = new TurnsRepo(db);
@@ -56,6 +64,8 @@ export class Store {
     this.sessionMcp = new SessionMcpRepo(db);
     this.experiences = new ExperiencesRepo(db);
     this.permissionRules = new PermissionRulesRepo(db);
+    this.sessionCopy = new SessionCopyRepo(db);
+    this.sessionImport = new SessionImportRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

@@ -1,12 +1,13 @@
-// Migration 14 on a database that already holds sessions: it indexes what is there, in batches, saying how
-// far it has come; what it indexed is found like anything written afterwards.
+// Migration 14 on a database that already holds sessions: what is there is indexed after start, in batches
+// that resume after a stop, saying how far it has come; what it indexed is found like anything written later.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SearchBackfillJob } from '../../src/application/search/search-backfill-job';
 import { SearchService } from '../../src/application/search/search-service';
+import { type Logger, silentLogger } from '../../src/log/logger';
 import { SearchQuery } from '../../src/protocol';
-import type { MigrationProgress } from '../../src/store/migrations';
 import { MIGRATIONS } from '../../src/store/migrations';
 import { Store } from '../../src/store/store';
 
@@ -20,7 +21,7 @@ afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const BEFORE_SEARCH = MIGRATIONS.filter((m) => m.version < 14);
 
-it('indexes the messages, tool calls and kernel cells of a database from before search', () => {
+it('indexes the messages, tool calls and kernel cells of a database from before search', async () => {
   const old = Store.open(dataDir, { migrations: BEFORE_SEARCH });
   const sessionId = old.sessions.create({ projectId: null, title: 'old work' }).id;
   const turnId = old.turns.create(sessionId, 'r1', 'p').id;
@@ -73,24 +74,33 @@ it('indexes the messages, tool calls and kernel cells of a database from before 
   expect(old.db.pragma('user_version', { simple: true })).toBe(13);
   old.close();
 
-  const progress: MigrationProgress[] = [];
-  const store = Store.open(dataDir, { onProgress: (p) => progress.push(p) });
+  // Opening migrates at once: indexing the history waits for the backfill, which a stop interrupts.
+  let store = Store.open(dataDir);
+  const find = (q: string) => new SearchService(store).search(SearchQuery.parse({ q })).hits;
   try {
-    const search = new SearchService(store);
-    const find = (q: string) => search.search(SearchQuery.parse({ q })).hits;
+    expect(store.db.pragma('user_version', { simple: true })).toBe(14);
+    expect(find('legacy')).toEqual([]);
+    expect(store.searchBackfill.step(1000)).toEqual({ done: 1000, total: 2501, finished: false });
+    store.close();
+
+    store = Store.open(dataDir);
+    const lines: string[] = [];
+    const logger: Logger = { ...silentLogger, info: (msg) => lines.push(msg) };
+    const job = new SearchBackfillJob(store.searchBackfill, logger, 400);
+    job.start();
+    await job.done;
+    expect(store.searchBackfill.pending()).toBe(false);
+    expect(lines[0]).toBe('Indexing sessions for search: started');
+    expect(lines).toContain('Indexing sessions for search: 1400/2501 rows');
+    expect(lines.at(-1)).toBe('Indexing sessions for search: done (2501 rows)');
+
     expect(find('数据').map((h) => h.snippet)).toEqual(['旧的数据库迁移 legacy']);
     expect(find('archived')).toMatchObject([{ kind: 'tool_call', ref: call.id }]);
     expect(find('notes')).toMatchObject([{ kind: 'tool_call', ref: call.id }]);
     expect(find('fortytwo')).toMatchObject([
       { kind: 'kernel_cell', ref: 'ex-old', session_title: 'old work' },
     ]);
-
-    const messages = progress.filter((p) => p.unit === 'messages');
-    expect(messages.map((p) => p.done)).toEqual([2000, 2500]);
-    expect(messages.every((p) => p.total === 2500 && p.version === 14)).toBe(true);
-    expect(progress[0]?.task).toBe('Indexing sessions for search');
-    expect(progress.some((p) => p.unit === 'tool calls' && p.done === 1)).toBe(true);
-    expect(progress.some((p) => p.unit === 'kernel events' && p.done === 2)).toBe(true);
+    expect(find('filler')).toHaveLength(20);
     // Written after the migration, indexed by the repositories as usual.
     store.messages.append({
       sessionId,
@@ -99,6 +109,18 @@ it('indexes the messages, tool calls and kernel cells of a database from before 
       content: [{ type: 'text', text: 'legacy again' }],
     });
     expect(find('legacy')).toHaveLength(2);
+  } finally {
+    store.close();
+  }
+});
+
+it('has nothing to index on a new database, and the job ends at once', async () => {
+  const store = Store.open(dataDir);
+  try {
+    expect(store.searchBackfill.pending()).toBe(false);
+    const job = new SearchBackfillJob(store.searchBackfill, silentLogger);
+    job.start();
+    await job.done;
   } finally {
     store.close();
   }
