@@ -12,6 +12,7 @@ import './styles/mcp.css';
 import './styles/context.css';
 import './styles/background.css';
 import './styles/forks.css';
+import './styles/sessions.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type Backend, CairnClient, EventStream, type StreamState } from '../../../sidecar/src/client';
-import type { Session } from '../../../sidecar/src/protocol';
+import type { SearchHit, Session } from '../../../sidecar/src/protocol';
 import { backendHost, type Desktop, forgetBackend, type ResolvedBackend } from '../api/connection';
 import { useT } from '../i18n/i18n';
 import { BackendReconnector } from '../state/backend-reconnector';
 import { useAsync } from '../state/use-async';
+import type { FocusTurn } from '../state/use-focus-turn';
+import { useImportSession } from '../state/use-import-session';
 import { useOpenSession } from '../state/use-open-session';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
@@ -12,6 +14,7 @@ import { OpenProjectDialog } from './OpenProjectDialog';
 import { SessionSwitcher } from './SessionSwitcher';
 import { SettingsPage } from './SettingsPage';
 import { Sidebar } from './Sidebar';
+import { SearchDialog, type SearchScopeKind } from './sessions/SearchDialog';
 
 /** Set by Vite from package.json at build time. */
 export const APP_VERSION: string = __APP_VERSION__;
@@ -82,6 +85,10 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<'chat' | 'settings'>('chat');
   const [switcherOpen, setSwitcherOpen] = useState(false);
+  // Ctrl/Cmd+Shift+F searches every session, Ctrl/Cmd+F the open one.
+  const [searchScope, setSearchScope] = useState<SearchScopeKind | null>(null);
+  // A turn to show in the session being opened (from a search hit or a "Branched from" link).
+  const [focus, setFocus] = useState<(FocusTurn & { sessionId: string }) | null>(null);
   const [openingProject, setOpeningProject] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
   const showPanel = useCallback(() => setPanelOpen(true), []);
@@ -121,6 +128,29 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
     setSelected(id);
     setView('chat');
   }, []);
+  const openSessionAt = useCallback(
+    (id: string, turnId: string | null) => {
+      openSession(id);
+      setFocus((last) => (turnId ? { sessionId: id, turnId, nonce: (last?.nonce ?? 0) + 1 } : null));
+    },
+    [openSession],
+  );
+  const pickHit = (hit: SearchHit) => {
+    setSearchScope(null);
+    openSessionAt(hit.session_id, hit.turn_id);
+    // A user's own kernel cell belongs to no turn: it is in the kernel panel.
+    if (hit.turn_id === null && hit.kind === 'kernel_cell') setPanelOpen(true);
+  };
+  // A branched or imported session: list it and open it.
+  const opened = useCallback(
+    (session: Session) => {
+      refresh();
+      openSession(session.id);
+    },
+    [refresh, openSession],
+  );
+  const importFile = useImportSession(client, currentSession?.project_id ?? null, t, opened, setError);
+  const sessionOpen = currentSession !== null && view === 'chat';
 
   // A layout effect, so the shortcuts work from the first paint rather than a moment after it.
   useLayoutEffect(() => {
@@ -128,7 +158,11 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
       const mod = event.ctrlKey || event.metaKey;
       if (!mod) return;
       const key = event.key.toLowerCase();
-      if (key === 'k') {
+      if (key === 'f' && (event.shiftKey || sessionOpen)) {
+        // Only with a session open does plain Ctrl/Cmd+F leave the browser's own find for ours.
+        event.preventDefault();
+        setSearchScope(event.shiftKey ? 'all' : 'session');
+      } else if (key === 'k') {
         event.preventDefault();
         setSwitcherOpen(true);
       } else if (key === ',') {
@@ -144,7 +178,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [createSession, currentSession]);
+  }, [createSession, currentSession, sessionOpen]);
 
   const noKey =
     models.value !== null &&
@@ -183,6 +217,7 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
           refresh();
         }}
         onSettings={() => setView('settings')}
+        onImport={(file) => void importFile(file)}
       />
       <main className="main">
         {(streamState === 'down' || (streamState === 'rejected' && reconnecting)) && (
@@ -272,6 +307,11 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
               panelTarget={panelOpen ? panelTarget : null}
               onOpenSession={openSession}
               parentTitle={parentTitle}
+              focusTurn={focus?.sessionId === currentSession.id ? focus : null}
+              onOpenSessionAt={openSessionAt}
+              onBranched={opened}
+              onImport={(file) => void importFile(file)}
+              onError={setError}
             />
           )
         ) : (
@@ -304,6 +344,15 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
             refresh();
             void createSession(project.id);
           }}
+        />
+      )}
+      {searchScope && (
+        <SearchDialog
+          client={client}
+          session={sessionOpen ? currentSession : null}
+          initialScope={searchScope}
+          onPick={pickHit}
+          onClose={() => setSearchScope(null)}
         />
       )}
       {switcherOpen && (

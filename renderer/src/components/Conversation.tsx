@@ -14,9 +14,16 @@ import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { BackgroundController } from '../state/background-controller';
 import { KernelController } from '../state/kernel-controller';
-import { loadingSnapshot, SessionController, type SessionSnapshot } from '../state/session-controller';
+import {
+  loadingSnapshot,
+  messageOf,
+  SessionController,
+  type SessionSnapshot,
+} from '../state/session-controller';
 import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
+import { type FocusTurn, useFocusTurn } from '../state/use-focus-turn';
+import { useSessionDetail } from '../state/use-session-detail';
 import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
 import { BackgroundPanel } from './background/BackgroundPanel';
@@ -30,6 +37,8 @@ import { KernelPanel } from './kernel/KernelPanel';
 import { McpSessionPanel } from './mcp/McpSessionPanel';
 import { SessionHeader } from './SessionHeader';
 import { SessionHasProject } from './session-project';
+import { SessionLineage } from './sessions/SessionLineage';
+import { SessionMenu } from './sessions/SessionMenu';
 import { TurnBlock } from './TurnBlock';
 
 const FOLLOW_THRESHOLD_PX = 80;
@@ -64,6 +73,16 @@ export function Conversation(props: {
   onOpenSession?(id: string): void;
   /** The parent's title, when this session is a fork and its parent is known. */
   parentTitle?: string | null;
+  /** A turn to bring into view and highlight (a search hit, a "Branched from" link). */
+  focusTurn?: FocusTurn | null;
+  /** Opens a session at one of its turns (null: where it ends). */
+  onOpenSessionAt?(sessionId: string, turnId: string | null): void;
+  /** A session was branched from one of this one's turns: the app lists and opens it. */
+  onBranched?(session: Session): void;
+  /** Imports a chosen export file as a new session. */
+  onImport?(file: File): void;
+  /** Something the user asked for failed (branching, exporting): the app says so. */
+  onError?(message: string): void;
 }) {
   const t = useT();
   const parentId = props.session.parent_session_id;
@@ -143,6 +162,12 @@ export function Conversation(props: {
     getItemKey: (index) => snapshot.turns[index]?.turn.id ?? index,
   });
 
+  const scrollToTurn = useCallback(
+    (index: number) => virtualizer.scrollToIndex(index, { align: 'center' }),
+    [virtualizer],
+  );
+  const highlighted = useFocusTurn(controller, snapshot, props.focusTurn ?? null, scrollToTurn, following);
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -176,7 +201,29 @@ export function Conversation(props: {
     onSessionChanged();
   }, [runningId, onSessionChanged]);
 
+  // Branches and usage: read again as turns start and end, so the session's cost keeps up.
+  const detail = useSessionDetail(props.client, props.session.id, runningId);
+  const ordinals = useMemo(
+    () => new Map(snapshot.turns.map((view) => [view.turn.id, view.turn.ordinal])),
+    [snapshot.turns],
+  );
+  const onError = props.onError;
+  const onBranched = props.onBranched;
+  const sessionId = props.session.id;
+  const client = props.client;
+  const branchFrom = useCallback(
+    async (turnId: string) => {
+      try {
+        onBranched?.(await client.branchSession(sessionId, turnId));
+      } catch (error) {
+        onError?.(t('branch.failed', { message: messageOf(error) }));
+      }
+    },
+    [client, sessionId, onBranched, onError, t],
+  );
+
   const onOpenSession = props.onOpenSession;
+  const onOpenSessionAt = props.onOpenSessionAt;
   return (
     <SessionHasProject.Provider value={props.session.project_id !== null}>
       <ForkTasks.Provider value={forkTasks}>
@@ -194,7 +241,26 @@ export function Conversation(props: {
             waiting={waiting.questions.length}
             readOnly={readOnly}
             running={runningId !== null}
+            menu={
+              props.onImport && (
+                <SessionMenu
+                  client={props.client}
+                  session={props.session}
+                  onImport={props.onImport}
+                  onError={(message) => onError?.(message)}
+                />
+              )
+            }
           />
+          {onOpenSessionAt && (
+            <SessionLineage
+              client={props.client}
+              session={props.session}
+              detail={detail}
+              ordinals={ordinals}
+              onOpenAt={onOpenSessionAt}
+            />
+          )}
           {parentId !== null && (
             <ForkBanner
               parentTitle={props.parentTitle ?? null}
@@ -229,7 +295,8 @@ export function Conversation(props: {
                         key={row.key}
                         data-index={row.index}
                         ref={virtualizer.measureElement}
-                        className="virtual-row"
+                        data-turn-id={view.turn.id}
+                        className={`virtual-row${highlighted === view.turn.id ? ' turn-highlight' : ''}`}
                         style={{ transform: `translateY(${row.start}px)` }}
                       >
                         <TurnBlock
@@ -240,6 +307,9 @@ export function Conversation(props: {
                           onOpenSettings={props.onOpenSettings}
                           onViewVersion={showContext}
                           onOpenSession={onOpenSession}
+                          onBranch={
+                            readOnly || !props.onBranched ? undefined : () => void branchFrom(view.turn.id)
+                          }
                         />
                       </div>
                     );

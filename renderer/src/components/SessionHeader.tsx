@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { CairnClient, StreamState } from '../../../sidecar/src/client';
 import { ApprovalMode, type ContextInfo, type Project, type Session } from '../../../sidecar/src/protocol';
 import { useI18n } from '../i18n/i18n';
@@ -23,6 +24,8 @@ export function SessionHeader(props: {
   readOnly?: boolean;
   /** A turn runs in the session: its mode stays until it ends. */
   running?: boolean;
+  /** The session's actions menu (export, import), before the connection dot. */
+  menu?: ReactNode;
 }) {
   const { t, formatNumber } = useI18n();
   const waiting = props.waiting ?? 0;
@@ -67,6 +70,7 @@ export function SessionHeader(props: {
           onChanged={props.onChanged}
         />
       )}
+      {props.menu}
       <span
         className={`connection-dot ${props.streamState}`}
         role="img"

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ImportFileInput } from './sessions/ImportFileInput';
 
 interface SidebarProps {
   projects: Project[];
@@ -17,6 +18,8 @@ interface SidebarProps {
   onDeleteSession(id: string): Promise<void>;
   onDeleteProject(id: string): Promise<void>;
   onSettings(): void;
+  /** "Import session…": brings a JSON export in as a new session. */
+  onImport?(file: File): void;
 }
 
 type Pending = { kind: 'session'; session: Session } | { kind: 'project'; project: Project } | null;
@@ -26,6 +29,7 @@ export function Sidebar(props: SidebarProps) {
   const t = useT();
   const [confirm, setConfirm] = useState<Pending>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const importInput = useRef<HTMLInputElement>(null);
   const chats = props.sessions.filter((s) => s.project_id === null);
 
   const sessionRow = (session: Session) => (
@@ -156,6 +160,14 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="small-button" onClick={props.onSettings}>
           ⚙ {t('sidebar.settings')}
         </button>
+        {props.onImport && (
+          <>
+            <button type="button" className="small-button" onClick={() => importInput.current?.click()}>
+              {t('session.import')}
+            </button>
+            <ImportFileInput inputRef={importInput} onImport={props.onImport} testId="sidebar-import-file" />
+          </>
+        )}
       </footer>
       {confirm && (
         <ConfirmDialog

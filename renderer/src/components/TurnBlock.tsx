@@ -28,6 +28,8 @@ export const TurnBlock = memo(function TurnBlock(props: {
   onViewVersion?(number: number): void;
   /** Opens another session (a fork's conversation, from its row). */
   onOpenSession?(id: string): void;
+  /** "Branch from here": a new session with the history up to and including this turn (absent: not offered). */
+  onBranch?(): void;
 }) {
   const t = useT();
   const { view } = props;
@@ -93,7 +95,22 @@ export const TurnBlock = memo(function TurnBlock(props: {
         <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
       )}
       <TurnStatusLine turn={view.turn} onRetry={props.onRetry} onOpenSettings={props.onOpenSettings} />
-      <TurnUsage turn={view.turn} />
+      {!streaming && (
+        <footer className="turn-footer">
+          <TurnUsage turn={view.turn} />
+          {props.onBranch && (
+            <button
+              type="button"
+              className="turn-action"
+              title={t('branch.fromHereLabel', { ordinal: view.turn.ordinal })}
+              onClick={props.onBranch}
+            >
+              <span aria-hidden="true">↱ </span>
+              {t('branch.fromHere')}
+            </button>
+          )}
+        </footer>
+      )}
     </article>
   );
 });

@@ -8,6 +8,7 @@ import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
 import { modelCompactionMessages } from './messages/model-compaction';
 import { permissionMessages } from './messages/permissions';
+import { sessionMessages } from './messages/sessions';
 import { settingsMessages } from './messages/settings';
 import { shellMessages } from './messages/shell';
 
@@ -30,6 +31,7 @@ const areas = [
   permissionMessages,
   forkMessages,
   codeModeMessages,
+  sessionMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

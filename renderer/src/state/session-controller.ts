@@ -6,6 +6,13 @@ import { forksByTurn, upsertFork } from './fork-items';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart, withForks } from './turn-view';
 
 export const PAGE_SIZE = 30;
+/** The events that end a turn: its estimated cost is read then (the events carry tokens, not prices). */
+const TURN_ENDS = new Set<CairnEvent['type']>([
+  'turn.completed',
+  'turn.failed',
+  'turn.cancelled',
+  'turn.interrupted',
+]);
 
 /** Where live journal events come from: the session's one subscription (SessionController.listen). */
 export interface EventSource {
@@ -121,6 +128,22 @@ export class SessionController {
     }
   }
 
+  /**
+   * Pages earlier turns in until `turnId` is loaded (a search hit, a link to a parent's turn); its index,
+   * or -1 when the session has no such turn or a page could not be read.
+   */
+  async loadUntil(turnId: string): Promise<number> {
+    await this.whenStarted();
+    for (;;) {
+      const index = this.snapshot.turns.findIndex((t) => t.turn.id === turnId);
+      if (index !== -1 || this.snapshot.nextBefore === null || this.disposed) return index;
+      const count = this.snapshot.turns.length;
+      await this.loadEarlier();
+      // Nothing came (an error, or a page already on its way for "Load earlier"): stop rather than spin.
+      if (this.snapshot.turns.length === count) return -1;
+    }
+  }
+
   async send(prompt: string): Promise<void> {
     await this.client.startTurn(this.sessionId, prompt, crypto.randomUUID());
   }
@@ -177,6 +200,23 @@ export class SessionController {
     const next = turns.slice();
     next[index] = applyEvent(turns[index]!, event);
     this.update({ turns: next, ...forks });
+    if (TURN_ENDS.has(event.type) && event.turn_id) void this.readCost(event.turn_id);
+  }
+
+  /** A turn that just ended, read again for its estimated cost; without one (no prices) nothing changes. */
+  private async readCost(turnId: string): Promise<void> {
+    let cost: number | null;
+    try {
+      cost = (await this.client.getTurn(turnId)).cost;
+    } catch {
+      return; // The cost shows when the session is next read; the turn itself is complete already.
+    }
+    const index = this.snapshot.turns.findIndex((t) => t.turn.id === turnId);
+    if (this.disposed || cost === null || index === -1) return;
+    const next = this.snapshot.turns.slice();
+    const view = next[index]!;
+    next[index] = { ...view, turn: { ...view.turn, cost } };
+    this.update({ turns: next });
   }
 
   private update(patch: Partial<SessionSnapshot>): void {

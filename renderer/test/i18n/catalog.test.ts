@@ -9,6 +9,7 @@ import { kernelMessages } from '../../src/i18n/messages/kernels';
 import { mcpMessages } from '../../src/i18n/messages/mcp';
 import { modelCompactionMessages } from '../../src/i18n/messages/model-compaction';
 import { permissionMessages } from '../../src/i18n/messages/permissions';
+import { sessionMessages } from '../../src/i18n/messages/sessions';
 import { settingsMessages } from '../../src/i18n/messages/settings';
 import { shellMessages } from '../../src/i18n/messages/shell';
 
@@ -40,6 +41,7 @@ describe('the message catalog', () => {
       backgroundMessages,
       permissionMessages,
       forkMessages,
+      sessionMessages,
     };
     const owner = new Map<string, string>();
     for (const [name, area] of Object.entries(areas)) {

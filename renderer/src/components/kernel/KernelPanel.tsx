@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import type { KernelController } from '../../state/kernel-controller';
 import { pendingInput } from '../../state/kernel-view';
 import { ConfirmDialog } from '../ConfirmDialog';
+import { downloadBlob } from '../download-blob';
 import { KernelCellView } from './KernelCellView';
 import { KernelEditor, KernelInputBox } from './KernelInputs';
 import { KernelVariables } from './KernelVariables';
@@ -50,15 +51,7 @@ export function KernelPanel({ client, controller }: { client: CairnClient; contr
   const exportNotebook = () =>
     act(async () => {
       const blob = await controller.notebook(name);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${name}.ipynb`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // The click has started the download from memory; the URL is not needed after this turn.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      downloadBlob(blob, `${name}.ipynb`);
     });
 
   return (

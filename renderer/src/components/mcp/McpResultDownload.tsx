@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
+import { downloadBlob } from '../download-blob';
 
 const RESULT_FILE = 'mcp_result.json';
 
@@ -22,15 +23,7 @@ export function McpResultDownload({ client, toolCallId }: { client: CairnClient;
     setError(null);
     try {
       const blob = await client.mcpResultBlob(toolCallId);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = RESULT_FILE;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // The click has started the download from memory; the URL is not needed after this turn.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      downloadBlob(blob, RESULT_FILE);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {

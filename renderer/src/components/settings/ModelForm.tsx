@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useId, useState } from 'react';
 import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import { useI18n, useT } from '../../i18n/i18n';
@@ -6,6 +6,8 @@ import { messageOf } from '../../state/session-controller';
 import {
   type FieldErrors,
   type FormValues,
+  PRICE_FIELDS,
+  priceText,
   type TextField,
   thresholdPercent,
   validateModelForm,
@@ -21,7 +23,15 @@ const FIELD_ORDER: (keyof FormValues)[] = [
   'maxTokens',
   'thinking',
   'compactThreshold',
+  ...PRICE_FIELDS.map(([field]) => field),
 ];
+
+const PRICE_LABELS = {
+  priceInput: 'settings.form.priceInput',
+  priceOutput: 'settings.form.priceOutput',
+  priceCacheRead: 'settings.form.priceCacheRead',
+  priceCacheWrite: 'settings.form.priceCacheWrite',
+} as const;
 
 /** The add / edit form for one model configuration; validates in place before sending. */
 export function ModelForm(props: {
@@ -44,6 +54,10 @@ export function ModelForm(props: {
     autoCompact: initial ? initial.compact_threshold !== null : true,
     // Turned off, the box keeps the default so turning it back on starts from something sensible.
     compactThreshold: String(thresholdPercent(initial?.compact_threshold ?? DEFAULTS.compactThreshold)),
+    priceInput: priceText(initial?.price_input),
+    priceOutput: priceText(initial?.price_output),
+    priceCacheRead: priceText(initial?.price_cache_read),
+    priceCacheWrite: priceText(initial?.price_cache_write),
   }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -67,7 +81,7 @@ export function ModelForm(props: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const checked = validateModelForm(values, t, formatNumber);
+    const checked = validateModelForm(values, t, formatNumber, initial);
     if (checked.errors) {
       setErrors(checked.errors);
       const first = FIELD_ORDER.find((f) => checked.errors[f]);
@@ -189,6 +203,15 @@ export function ModelForm(props: {
           disabled: !values.autoCompact,
         })}
       </div>
+      <fieldset className="model-form-prices">
+        <legend>{t('settings.form.prices')}</legend>
+        <p className="settings-hint">{t('settings.form.pricesHint')}</p>
+        <div className="model-form-grid">
+          {PRICE_FIELDS.map(([name]) => (
+            <Fragment key={name}>{field(name, t(PRICE_LABELS[name]), { decimal: true })}</Fragment>
+          ))}
+        </div>
+      </fieldset>
       {hasErrors && (
         <p className="settings-field-error" role="alert">
           {t('settings.form.invalid')}

@@ -2,8 +2,11 @@ import { useEffect, useId, useRef } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import { useI18n, useT } from '../../i18n/i18n';
+import { formatCost } from '../cost-format';
 import { ModelKeyField } from './ModelKeyField';
 import { thresholdPercent } from './model-form-validation';
+
+const PRICE_KEYS = ['price_input', 'price_output', 'price_cache_read', 'price_cache_write'] as const;
 
 /** One model configuration: its details, its write-only key field, and its actions (with delete confirmation). */
 export function ModelRow(props: {
@@ -23,7 +26,8 @@ export function ModelRow(props: {
 }) {
   const { model } = props;
   const t = useT();
-  const { formatNumber } = useI18n();
+  const { formatNumber, locale } = useI18n();
+  const price = (value: number | null) => (value === null ? '—' : formatCost(locale, value));
   const id = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -82,6 +86,19 @@ export function ModelRow(props: {
                 })}
           </dd>
         </div>
+        {PRICE_KEYS.some((key) => model[key] !== null) && (
+          <div>
+            <dt>{t('settings.models.prices')}</dt>
+            <dd>
+              {t('settings.models.priceList', {
+                input: price(model.price_input),
+                output: price(model.price_output),
+                read: price(model.price_cache_read),
+                write: price(model.price_cache_write),
+              })}
+            </dd>
+          </div>
+        )}
       </dl>
 
       <ModelKeyField

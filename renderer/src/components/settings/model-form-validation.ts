@@ -1,4 +1,4 @@
-import type { CreateModelRequest } from '../../../../sidecar/src/protocol';
+import type { CreateModelRequest, ModelConfig } from '../../../../sidecar/src/protocol';
 import type { Translate } from '../../i18n/i18n';
 
 /** Limits the server enforces (CreateModelRequest); checked here first so mistakes are explained in place. */
@@ -15,14 +15,44 @@ export interface FormValues {
   autoCompact: boolean;
   /** The threshold as a percentage of the usable window, e.g. "80". */
   compactThreshold: string;
+  /** Prices in US dollars per million tokens; empty means not set. */
+  priceInput: string;
+  priceOutput: string;
+  priceCacheRead: string;
+  priceCacheWrite: string;
 }
 /** The fields typed into a text box (every one but the checkbox). */
 export type TextField = Exclude<keyof FormValues, 'autoCompact'>;
 export type FieldErrors = Partial<Record<keyof FormValues, string>>;
-/** A complete create/update body: the protocol's request with every field decided. */
-export type ModelInput = Required<
-  Omit<CreateModelRequest, 'price_input' | 'price_output' | 'price_cache_read' | 'price_cache_write'>
->;
+type PriceKey = 'price_input' | 'price_output' | 'price_cache_read' | 'price_cache_write';
+/**
+ * A complete create/update body: the protocol's request with every field decided, and only the prices that
+ * say something (set on a new config; changed on an edit), so saving never clears a price it did not touch.
+ */
+export type ModelInput = Required<Omit<CreateModelRequest, PriceKey>> &
+  Partial<Record<PriceKey, number | null>>;
+
+/** The price boxes and the fields they fill, in the form's order. */
+export const PRICE_FIELDS = [
+  ['priceInput', 'price_input'],
+  ['priceOutput', 'price_output'],
+  ['priceCacheRead', 'price_cache_read'],
+  ['priceCacheWrite', 'price_cache_write'],
+] as const satisfies readonly (readonly [keyof FormValues, PriceKey])[];
+/** The server's ceiling on a price per million tokens. */
+const PRICE_MAX = 100_000;
+
+/** The form's text for a stored price: empty when not set. */
+export function priceText(price: number | null | undefined): string {
+  return price == null ? '' : String(price);
+}
+
+/** "3", "0.30", "$15" or " .5 " as a number; null for empty; NaN when not a price. */
+function parsePrice(raw: string): number | null {
+  const cleaned = raw.trim().replace(/^\$\s*/, '');
+  if (cleaned === '') return null;
+  return /^(\d+(\.\d*)?|\.\d+)$/.test(cleaned) ? Number(cleaned) : Number.NaN;
+}
 
 /** Accepts digits with the usual group separators ("200,000", "200 000"); null when not a whole number. */
 function parseCount(raw: string): number | null {
@@ -59,6 +89,8 @@ export function validateModelForm(
   values: FormValues,
   t: Translate,
   formatNumber: (n: number) => string,
+  /** The config being edited; null for a new one. */
+  initial: ModelConfig | null = null,
 ): { input: ModelInput; errors: null } | { input: null; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const name = values.name.trim();
@@ -100,6 +132,15 @@ export function validateModelForm(
   if (values.autoCompact && compactThreshold === null)
     errors.compactThreshold = t('settings.compaction.invalid');
 
+  const prices: Partial<Record<PriceKey, number | null>> = {};
+  for (const [field, key] of PRICE_FIELDS) {
+    const price = parsePrice(values[field]);
+    if (price !== null && Number.isNaN(price)) errors[field] = t('settings.validation.price');
+    else if (price !== null && price > PRICE_MAX)
+      errors[field] = t('settings.validation.priceMax', { max: formatNumber(PRICE_MAX) });
+    else if (initial ? price !== (initial[key] ?? null) : price !== null) prices[key] = price;
+  }
+
   if (Object.keys(errors).length > 0 || contextWindow === null || maxTokens === null) {
     return { input: null, errors };
   }
@@ -112,6 +153,7 @@ export function validateModelForm(
       max_tokens: maxTokens,
       thinking_budget: thinking,
       compact_threshold: compactThreshold,
+      ...prices,
     },
     errors: null,
   };
