@@ -8,6 +8,7 @@ import type { ModelServer } from '../support/model-server';
 import {
   CAN_USE_TERMINAL,
   enqueueColourQuestion,
+  runCli,
   setUpCliTest,
   startCliOnTerminal,
   tearDownCliTest,
@@ -85,7 +86,7 @@ describe.skipIf(!CAN_USE_TERMINAL)('cairn chat on a terminal', { timeout: 120_00
     expect(JSON.stringify(model.requests[2]?.body.messages.at(-1))).toContain('The user answered: blue');
   });
 
-  it('--session resumes a session in its own project; Ctrl+D quits', async () => {
+  it('--session resumes a session in its own project; Ctrl+D quits, and so does Ctrl+C at the prompt', async () => {
     model.enqueue({ content: [{ type: 'text', text: 'First answer.' }] });
     const first = startCliOnTerminal(['chat', '--workspace', workspace, '--data-dir', dataDir], {
       env: testEnv(model),
@@ -105,8 +106,9 @@ describe.skipIf(!CAN_USE_TERMINAL)('cairn chat on a terminal', { timeout: 120_00
     await again.waitForStdout(new RegExp(`Session ${sessionId}[\\s\\S]*> `));
     again.type('which word?\r');
     await again.waitForStdout(/Otter, yes\.[\s\S]*> /);
-    again.type('\x04');
-    expect((await again.result()).code).toBe(0);
+    // Ctrl+C at an idle prompt quits too, as interrupted.
+    again.type('\x03');
+    expect((await again.result()).code).toBe(130);
     expect(sent(1)).toContain('remember the word otter');
     expect(query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 1 }]);
     expect(query('SELECT path FROM projects')).toEqual([{ path: workspace }]);
@@ -126,5 +128,26 @@ describe.skipIf(!CAN_USE_TERMINAL)('cairn chat on a terminal', { timeout: 120_00
     const result = await cli.result();
     expect(result.code).toBe(130);
     expect(query('SELECT status FROM turns')).toEqual([{ status: 'cancelled' }]);
+  });
+});
+
+describe('cairn chat with piped input', { timeout: 120_000 }, () => {
+  it('runs each line as a turn, cancels a question no one can answer here, and ends with the input', async () => {
+    model.enqueue({ content: [{ type: 'text', text: 'One.' }] });
+    askColour();
+    model.enqueue({ content: [{ type: 'text', text: 'Three.' }] });
+    const result = await runCli(['chat', '--workspace', workspace, '--data-dir', dataDir], {
+      env: testEnv(model),
+      input: 'first\nsecond\n\nthird\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('One.\nThree.\n');
+    expect(result.stderr).toContain('No terminal to answer at: cancelling.');
+    expect(query('SELECT status FROM turns ORDER BY created_at')).toEqual([
+      { status: 'completed' },
+      { status: 'cancelled' },
+      { status: 'completed' },
+    ]);
+    expect(sent(2)).toContain('first');
   });
 });
