@@ -11,7 +11,7 @@ const KIND_LABEL: Record<SearchHit['kind'], string> = {
   kernel_cell: 'kernel cell',
 };
 
-/** `cairn search QUERY [--project ID] [--session ID] [--limit N] [--json]`. */
+/** `cairn search QUERY [--project ID] [--session ID] [--limit N] [--before CURSOR] [--json]`. */
 export async function searchCommand(args: string[], http: HttpFrontDoor): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -20,6 +20,7 @@ export async function searchCommand(args: string[], http: HttpFrontDoor): Promis
       project: { type: 'string' },
       session: { type: 'string' },
       limit: { type: 'string' },
+      before: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -36,6 +37,7 @@ export async function searchCommand(args: string[], http: HttpFrontDoor): Promis
       ...(values.project ? { project_id: values.project } : {}),
       ...(values.session ? { session_id: values.session } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(values.before ? { before: values.before } : {}),
     });
     if (values.json) {
       printJson(process.stdout, result);
@@ -54,7 +56,7 @@ export async function searchCommand(args: string[], http: HttpFrontDoor): Promis
       );
     }
     if (result.next_before !== null) {
-      process.stdout.write(`More hits: raise --limit (at most 100) or use --json for next_before.\n`);
+      process.stdout.write(`More hits: add --before ${result.next_before}\n`);
     }
     return EXIT.ok;
   });

@@ -11,7 +11,7 @@ export const USAGE = `Usage:
   cairn chat [--workspace DIR] [--session ID] [--mode tools|code] [WHERE]
   cairn projects list [--json] [WHERE]
   cairn sessions list [--project ID] [--json] [WHERE]
-  cairn search QUERY [--project ID] [--session ID] [--limit N] [--json] [WHERE]
+  cairn search QUERY [--project ID] [--session ID] [--limit N] [--before CURSOR] [--json] [WHERE]
   cairn export SESSION [--format md|json] [--output FILE] [WHERE]
   cairn config mcp list [--json] [WHERE]
   cairn config mcp add --file FILE|- [WHERE]     (a JSON body of POST /api/mcp/servers; - reads stdin)
