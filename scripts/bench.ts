@@ -9,6 +9,7 @@ import { benchCodeSteps, type CodeStepBenchOptions } from './bench/code-steps';
 import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchForks, type ForkBenchOptions } from './bench/forks';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
+import { benchSearch, type SearchBenchOptions } from './bench/search';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
 import { benchToolRuntime, type ToolRuntimeBenchOptions } from './bench/tool-runtime';
@@ -32,13 +33,14 @@ const CONTEXT: ContextBenchOptions = { sessionTokens: 200_000, runs: 7, warmup: 
 const TOOLS: ToolRuntimeBenchOptions = { calls: 1000, warmup: 50 };
 const FORKS: ForkBenchOptions = { runs: 30, warmup: 5, historyTurns: 200 };
 const CODE_STEPS: CodeStepBenchOptions = { steps: 50, warmup: 5 };
+const SEARCH: SearchBenchOptions = { messages: 100_000, sessions: 100, samples: 31, warmup: 3 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
   // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
-  // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i).
+  // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i), BENCH_ONLY=search section (j).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
         await model.close();
       }
     },
+    search: () => benchSearch(SEARCH, log),
   };
   const only = process.env.BENCH_ONLY;
   if (only) {
@@ -138,6 +141,9 @@ async function main(): Promise<void> {
 
     log('(i) code as action');
     rows.push(...(await benchCodeSteps(model, CODE_STEPS, log)));
+
+    log('(j) search');
+    rows.push(...(await benchSearch(SEARCH, log)));
   } finally {
     await model.close();
     removeDirs();

@@ -1,8 +1,8 @@
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Harness, startHarness } from '../../sidecar/test/support/harness';
 import { type LoopbackServer, listenOnLoopback } from '../../sidecar/test/support/loopback-server';
+import { reverseProxy } from '../../sidecar/test/support/reverse-proxy';
 import { type CheckStep, checkBackend } from '../src/api/backend-check';
 
 // Test backend's checks against a real sidecar, and against the real things that go wrong in front of
@@ -10,22 +10,7 @@ import { type CheckStep, checkBackend } from '../src/api/backend-check';
 const BrowserLikeWebSocket = WebSocket as unknown as typeof globalThis.WebSocket;
 
 /** A reverse proxy to `target` that forwards HTTP but answers WebSocket upgrades with 502. */
-function proxyWithoutWebSockets(target: string): Promise<LoopbackServer> {
-  return listenOnLoopback(
-    (req, res) => {
-      const upstream = http.request(
-        `${target}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    },
-    { onUpgrade: (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n') },
-  );
-}
+const proxyWithoutWebSockets = (target: string) => reverseProxy(target, 'refuse');
 
 const byId = (steps: CheckStep[]) => Object.fromEntries(steps.map((s) => [s.id, s]));
 const check = (url: string, token: string) =>

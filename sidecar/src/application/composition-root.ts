@@ -44,6 +44,7 @@ import { ProjectPythonService } from './projects/project-python';
 import { ProjectSandboxService } from './projects/project-sandbox';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
+import { SearchService } from './search/search-service';
 import type { SessionResource } from './sessions/session-resources';
 import { SessionService } from './sessions/session-service';
 import { SidecarInfo } from './system/sidecar-info';
@@ -80,6 +81,8 @@ export interface Services {
   models: ModelService;
   context: ContextService;
   experiences: ExperienceService;
+  /** Full-text search over sessions' messages, tool calls and kernel cells. */
+  search: SearchService;
   toolRuntime: ToolRuntimeService;
   kernels(): KernelService;
   kernelProvider(): KernelProviderService;
@@ -133,6 +136,8 @@ export function openApplication(options: ApplicationOptions): Application {
     }
     store = Store.open(options.dataDir, {
       onBackup: (file) => logger.info('database copied aside before migrating', { file }),
+      // Indexing a large history for search takes a while: say how far it has come.
+      onProgress: (p) => logger.info(`${p.task}: ${p.done}/${p.total} ${p.unit}`, { migration: p.version }),
     });
     const opened = store;
     const built = buildServices(opened, {
@@ -395,6 +400,7 @@ function buildServices(store: Store, options: BuildOptions) {
     models,
     context,
     experiences,
+    search: new SearchService(store),
     toolRuntime,
     kernels: () => requirePart(kernels, 'Python kernels'),
     kernelProvider: () => requirePart(kernelProvider, 'Python kernels'),

@@ -1,22 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { titleFromPrompt } from '../application/sessions/session-title';
+import {
+  ApiError,
+  type CairnConnection,
+  connect,
+  type StreamState,
+  socketUrl,
+  type TurnHandle,
+} from '../client';
 import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
-import {
-  type AnswerQuestionRequest,
-  type CairnEvent,
-  type Capabilities,
-  ErrorResponse,
-  type Project,
-  type Session,
-  type SessionMode,
-  type Turn,
-  type TurnStatus,
-  WsServerMessage,
-} from '../protocol';
+import type { AnswerQuestionRequest, CairnEvent, Session, SessionMode, TurnStatus } from '../protocol';
 import { Deferred } from './deferred';
+import { RemoteFetch } from './remote-fetch';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
 import { UsageError } from './usage';
 
@@ -32,13 +29,21 @@ export interface RemoteRunOptions {
   notice: (text: string) => void;
 }
 
-/** Submits the turn to a running `cairn serve` and follows it over the WebSocket. */
+/**
+ * Submits the turn to a running `cairn serve` through Cairn's client and follows its events; a dropped
+ * socket resumes where it was while the server still answers.
+ */
 export class RemoteTurnDriver implements TurnDriver {
-  private socket: WebSocket | null = null;
-  private turnId: string | null = null;
+  private connection: CairnConnection | null = null;
+  private turn: TurnHandle | null = null;
   private sessionId: string | null = null;
   private readonly done = new Deferred<TurnStatus>();
+  private readonly following = new AbortController();
+  /** Why following stopped, when the server stopped answering. */
+  private lost: CairnError | null = null;
+  private socketOpened = false;
   private readonly base: string;
+  private readonly remoteFetch: RemoteFetch;
 
   constructor(private readonly options: RemoteRunOptions) {
     this.base = options.serverUrl.replace(/\/+$/, '');
@@ -55,55 +60,46 @@ export class RemoteTurnDriver implements TurnDriver {
           '(plain http is only for a server on this machine, e.g. http://127.0.0.1:8765).',
       );
     }
+    this.remoteFetch = new RemoteFetch(this.base);
   }
 
   async start(onEvent: (event: CairnEvent) => void): Promise<{ sessionId: string; turnId: string }> {
-    let session = await this.openSession();
+    const connection = await this.call(() =>
+      connect({ url: this.base, token: this.options.token, WebSocket, fetch: this.remoteFetch.fetch }),
+    );
+    this.connection = connection;
+    let session = await this.openSession(connection);
     const { mode } = this.options;
     if (mode !== null && session.mode !== mode) {
-      session = await this.request<Session>('PATCH', `/api/sessions/${encodeURIComponent(session.id)}`, {
-        mode,
-      });
+      session = await this.call(() => connection.sessions.update(session.id, { mode }));
     }
-    // Only what happens from now on matters: start after the session's current journal position.
-    const { last_seq: afterSeq } = await this.request<{ last_seq: number }>(
-      'GET',
-      `/api/sessions/${session.id}/turns?limit=1`,
-    );
     this.sessionId = session.id;
-    const buffered: CairnEvent[] = [];
-    await this.openSocket(session.id, afterSeq, (event) => {
-      if (this.turnId === null) buffered.push(event);
-      else if (event.turn_id === this.turnId) this.deliver(event, onEvent);
-    });
-    const turn = await this.request<Turn>('POST', `/api/sessions/${session.id}/turns`, {
-      prompt: this.options.prompt,
-      request_id: randomUUID(),
-    });
-    this.turnId = turn.id;
-    for (const event of buffered) if (event.turn_id === turn.id) this.deliver(event, onEvent);
+    const turn = await this.call(() => connection.turns.submit(session.id, this.options.prompt));
+    this.turn = turn;
+    void this.follow(turn, onEvent);
     return { sessionId: session.id, turnId: turn.id };
   }
 
   /** The session to run in: the given one, or a new one in the workspace's project (none conversation-only). */
-  private async openSession(): Promise<Session> {
+  private async openSession(connection: CairnConnection): Promise<Session> {
     const { workspace, sessionId, prompt } = this.options;
     const title = titleFromPrompt(prompt);
     const modeField = this.options.mode === null ? {} : { mode: this.options.mode };
-    const capabilities = await this.request<Capabilities>('GET', '/api/capabilities');
-    if (!capabilities.projects) {
+    if (!connection.capabilities.projects) {
       // A conversation-only server has no projects: the turn runs as a plain conversation there.
       this.options.notice(
         `The server runs conversation-only: ${workspace} is not opened; the turn runs as a plain conversation, without shell, file, Python or MCP tools.`,
       );
-      return sessionId !== null
-        ? this.getSession(sessionId)
-        : this.request<Session>('POST', '/api/sessions', { title, ...modeField });
+      return this.call(() =>
+        sessionId !== null
+          ? connection.sessions.get(sessionId)
+          : connection.sessions.create({ title, ...modeField }),
+      );
     }
-    const project = await this.request<Project>('POST', '/api/projects', { path: path.resolve(workspace) });
+    const project = await this.call(() => connection.projects.open(path.resolve(workspace)));
     if (sessionId === null)
-      return this.request<Session>('POST', '/api/sessions', { project_id: project.id, title, ...modeField });
-    const session = await this.getSession(sessionId);
+      return this.call(() => connection.sessions.create({ project_id: project.id, title, ...modeField }));
+    const session = await this.call(() => connection.sessions.get(sessionId));
     if (session.project_id !== project.id) {
       throw new CairnError(
         'bad_request',
@@ -113,56 +109,42 @@ export class RemoteTurnDriver implements TurnDriver {
     return session;
   }
 
-  private getSession(id: string): Promise<Session> {
-    return this.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`);
+  /** Hands the turn's events on until its terminal one, or fails `finished` with why it could not. */
+  private async follow(turn: TurnHandle, onEvent: (event: CairnEvent) => void): Promise<void> {
+    try {
+      const events = turn.events({ signal: this.following.signal, onState: (state) => this.watch(state) });
+      for await (const event of events) {
+        onEvent(event);
+        const status = TERMINAL_STATUS[event.type];
+        if (status) this.done.resolve(status);
+      }
+    } catch (error) {
+      this.done.reject(this.lost ?? this.describe(error));
+    }
   }
 
-  private deliver(event: CairnEvent, onEvent: (event: CairnEvent) => void): void {
-    onEvent(event);
-    const status = TERMINAL_STATUS[event.type];
-    if (status) this.done.resolve(status);
-  }
-
-  private openSocket(
-    sessionId: string,
-    afterSeq: number,
-    onEvent: (event: CairnEvent) => void,
-  ): Promise<void> {
-    const url = `${this.base.replace(/^http/, 'ws')}/api/ws`;
-    return new Promise<void>((resolve, reject) => {
-      // No redirects: the token goes in the first message, and only to the address given.
-      const socket = new WebSocket(url, { followRedirects: false });
-      this.socket = socket;
-      socket.on('open', () =>
-        socket.send(JSON.stringify({ type: 'authenticate', token: this.options.token })),
+  /**
+   * A dropped socket resumes by itself; a server that no longer answers at all ends the run, and so does
+   * a socket that never opened (a proxy that does not pass WebSockets would otherwise keep it retrying).
+   */
+  private watch(state: StreamState): void {
+    if (state === 'open') this.socketOpened = true;
+    if (state !== 'down' || !this.connection) return;
+    if (!this.socketOpened) {
+      this.lost = new CairnError(
+        'internal',
+        `Cannot open the event WebSocket at ${socketUrl(this.base)}: the server answers HTTP but the socket ` +
+          'did not connect (a proxy in front must pass WebSocket upgrades).',
       );
-      socket.on('message', (raw) => {
-        const parsed = WsServerMessage.safeParse(JSON.parse(raw.toString()));
-        if (!parsed.success) return;
-        const message = parsed.data;
-        if (message.type === 'authenticated') {
-          socket.send(JSON.stringify({ type: 'subscribe', session_id: sessionId, after_seq: afterSeq }));
-        } else if (message.type === 'subscribed') {
-          resolve();
-        } else if (message.type === 'event') {
-          onEvent(message.event);
-        } else if (message.type === 'error') {
-          reject(new CairnError('bad_request', message.error.message));
-        }
-      });
-      socket.on('close', (code) => {
-        const error = new CairnError(
-          code === 4401 ? 'unauthorized' : 'internal',
-          code === 4401
-            ? 'The server rejected the token: set CAIRN_TOKEN to the token `cairn serve` uses.'
-            : `The connection to ${this.base} closed (code ${code}).`,
-        );
-        reject(error);
-        this.done.reject(error);
-      });
-      socket.on('error', (error) =>
-        reject(new CairnError('internal', `Cannot reach ${this.base}: ${error.message}`)),
+      this.following.abort();
+      return;
+    }
+    this.connection.api.health().catch((error: unknown) => {
+      this.lost = new CairnError(
+        'internal',
+        `The connection to ${this.base} closed and the server does not answer: ${error instanceof Error ? error.message : String(error)}`,
       );
+      this.following.abort();
     });
   }
 
@@ -171,80 +153,55 @@ export class RemoteTurnDriver implements TurnDriver {
   }
 
   async answer(questionId: string, answer: AnswerQuestionRequest): Promise<void> {
-    await this.request('POST', `/api/questions/${encodeURIComponent(questionId)}/answer`, answer);
+    const { connection } = this;
+    if (connection) await this.call(() => connection.questions.answer(questionId, answer));
   }
 
   async replyInput(kernel: string, requestId: string, value: string): Promise<void> {
-    if (!this.sessionId) return;
-    await this.request(
-      'POST',
-      `/api/sessions/${encodeURIComponent(this.sessionId)}/kernels/${encodeURIComponent(kernel)}/input`,
-      { request_id: requestId, value },
-    );
+    const { connection, sessionId } = this;
+    if (!connection || !sessionId) return;
+    await this.call(() => connection.api.replyInput(sessionId, kernel, requestId, value));
   }
 
   async cancel(): Promise<void> {
-    if (this.turnId) await this.request('POST', `/api/turns/${this.turnId}/cancel`);
+    const { turn } = this;
+    if (turn) await this.call(() => turn.cancel());
   }
 
   async close(): Promise<void> {
-    this.socket?.removeAllListeners('close');
-    this.socket?.close();
+    this.connection?.close();
   }
 
-  private async request<T>(method: string, route: string, body?: unknown): Promise<T> {
-    let response: Response;
+  /** Runs a client call, turning its ApiError into the command line's message. */
+  private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
-      response = await fetch(`${this.base}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.options.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        // Never follow: the next request would carry the token to wherever the redirect points.
-        redirect: 'manual',
-      });
+      return await run();
     } catch (error) {
-      throw new CairnError(
-        'internal',
-        `Cannot reach the Cairn server at ${this.base}: ${fetchFailure(error)}`,
-      );
+      throw this.describe(error);
     }
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-      await response.body?.cancel();
-      const to = redirectTarget(response.headers.get('location'), this.base);
-      throw new CairnError(
-        'bad_request',
-        `${this.base} answered ${method} ${route} with a redirect${to ? ` to ${to}` : ''}. Cairn does not ` +
-          'follow redirects, so the token goes only to the address given: use the final address as --server.',
-      );
-    }
-    const text = await response.text();
-    const json = text ? (JSON.parse(text) as unknown) : null;
-    if (!response.ok) {
-      const parsed = ErrorResponse.safeParse(json);
-      const message = parsed.success ? parsed.data.error.message : `HTTP ${response.status}`;
-      throw new CairnError('bad_request', `The server refused ${method} ${route}: ${message}`);
-    }
-    return json as T;
   }
-}
 
-/** fetch's own message is just "fetch failed"; the cause says why (refused, a certificate, a reset). */
-function fetchFailure(error: unknown): string {
-  const cause = (error as { cause?: { message?: unknown } }).cause;
-  const detail = typeof cause?.message === 'string' ? cause.message : null;
-  const message = error instanceof Error ? error.message : String(error);
-  return detail ? `${message} (${detail})` : message;
-}
-
-/** Where a redirect points, as scheme://host only (its path could hold anything). */
-function redirectTarget(location: string | null, base: string): string | null {
-  if (!location) return null;
-  try {
-    return new URL(location, base).origin;
-  } catch {
-    return null;
+  private describe(error: unknown): Error {
+    if (!(error instanceof ApiError)) return error instanceof Error ? error : new Error(String(error));
+    const request = this.remoteFetch.last ?? 'the request';
+    switch (error.code) {
+      case 'redirect': {
+        const to = this.remoteFetch.redirectedTo;
+        return new CairnError(
+          'bad_request',
+          `${this.base} answered ${request} with a redirect${to ? ` to ${to}` : ''}. Cairn does not ` +
+            'follow redirects, so the token goes only to the address given: use the final address as --server.',
+        );
+      }
+      case 'network':
+        return new CairnError('internal', error.message);
+      case 'unauthorized':
+        return new CairnError(
+          'unauthorized',
+          'The server rejected the token: set CAIRN_TOKEN to the token `cairn serve` uses.',
+        );
+      default:
+        return new CairnError('bad_request', `The server refused ${request}: ${error.message}`);
+    }
   }
 }

@@ -422,7 +422,7 @@ export class CairnClient {
       throw new ApiError(
         0,
         'network',
-        `Cannot reach the Cairn server at ${this.base}: ${(error as Error).message}`,
+        `Cannot reach the Cairn server at ${this.base}: ${fetchFailure(error)}`,
       );
     }
   }
@@ -472,6 +472,13 @@ export class CairnClient {
 }
 
 const enc = encodeURIComponent;
+
+/** Node's fetch says only "fetch failed"; its cause says why (refused, a certificate, a reset). */
+function fetchFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause?.message;
+  return typeof cause === 'string' && cause !== message ? `${message} (${cause})` : message;
+}
 
 /** `?name=value&…` of the text options that are set. */
 function textQuery(options: Record<string, string | undefined>): string {

@@ -23,6 +23,7 @@ import { registerModelRoutes } from './routes/model-routes';
 import { registerPermissionRoutes } from './routes/permission-routes';
 import { registerProjectRoutes } from './routes/project-routes';
 import { registerQuestionRoutes } from './routes/question-routes';
+import { registerSearchRoutes } from './routes/search-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerToolRuntimeRoutes } from './routes/tool-runtime-routes';
 import { registerTurnRoutes } from './routes/turn-routes';
@@ -120,6 +121,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerKernelRoutes(app, options);
   registerKernelProviderRoutes(app, options);
   registerMcpRoutes(app, options);
+  registerSearchRoutes(app, options);
   app.addHook('onResponse', async (req, reply) => {
     // Paths only: a query string could carry something a person pasted by mistake.
     const fields = {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { createOwnerOnlyFile, narrowToOwner } from '../config/owner-only-files';
 import { CairnError } from '../errors';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration, type MigrationProgress } from './migrations';
 
 export type Db = Database.Database;
 
@@ -10,6 +10,8 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
   /** Called with the backup's path before migrations run on an existing database. */
   onBackup?: (backupPath: string) => void;
+  /** Told how a long migration step (indexing existing sessions) is getting on. */
+  onProgress?: (progress: MigrationProgress) => void;
 }
 
 /**
@@ -43,6 +45,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     for (const migration of pending) {
       db.transaction(() => {
         db.exec(migration.sql);
+        migration.run?.(db, (progress) => options.onProgress?.({ version: migration.version, ...progress }));
         db.pragma(`user_version = ${migration.version}`);
       })();
     }

@@ -1,10 +1,11 @@
 import type { CairnEvent, NewEvent } from '../protocol';
 import type { Db } from './database';
 import { now } from './ids';
+import type { SearchIndex } from './search-index';
 
 type Listener = (event: CairnEvent) => void;
 
-interface EventRow {
+export interface EventRow {
   session_id: string;
   seq: number;
   turn_id: string | null;
@@ -39,7 +40,10 @@ export class EventJournal {
   private readonly nextSeq;
   private readonly insert;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly search: SearchIndex,
+  ) {
     this.nextSeq = db.prepare('UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq');
     this.insert = db.prepare(
       'INSERT INTO events (session_id, seq, turn_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?)',
@@ -53,6 +57,8 @@ export class EventJournal {
       const row = this.nextSeq.get(sessionId) as { last_seq: number } | undefined;
       if (!row) throw new Error(`session ${sessionId} does not exist`);
       this.insert.run(sessionId, row.last_seq, turn_id, type, time, JSON.stringify(data));
+      // A kernel cell's code and output are searchable; indexed with the event, in its transaction.
+      if (type.startsWith('kernel.')) this.search.kernelEvent(sessionId, row.last_seq, event, time);
       return row.last_seq;
     })();
     const stored = { ...event, seq, session_id: sessionId, time } as CairnEvent;

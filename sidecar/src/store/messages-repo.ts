@@ -1,8 +1,9 @@
 import type { ContentBlock, Message } from '../protocol';
 import type { Db } from './database';
 import { now } from './ids';
+import type { SearchIndex } from './search-index';
 
-interface MessageRow {
+export interface MessageRow {
   id: number;
   turn_id: string | null;
   role: 'user' | 'assistant';
@@ -11,7 +12,7 @@ interface MessageRow {
   created_at: string;
 }
 
-const toMessage = (row: MessageRow): Message => ({
+export const toMessage = (row: MessageRow): Message => ({
   id: row.id,
   turn_id: row.turn_id,
   role: row.role,
@@ -22,8 +23,12 @@ const toMessage = (row: MessageRow): Message => ({
 
 /** The session's message history: append-only, what was said and what tools returned. */
 export class MessagesRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly search: SearchIndex,
+  ) {}
 
+  /** Stores a message and indexes it for search, both or neither. */
   append(input: {
     sessionId: string;
     turnId: string | null;
@@ -32,26 +37,30 @@ export class MessagesRepo {
     internal?: boolean;
   }): Message {
     const time = now();
-    const info = this.db
-      .prepare(
-        'INSERT INTO messages (session_id, turn_id, role, content, internal, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        input.sessionId,
-        input.turnId,
-        input.role,
-        JSON.stringify(input.content),
-        input.internal ? 1 : 0,
-        time,
-      );
-    return {
-      id: Number(info.lastInsertRowid),
-      turn_id: input.turnId,
-      role: input.role,
-      content: input.content,
-      internal: input.internal ?? false,
-      created_at: time,
-    };
+    return this.db.transaction(() => {
+      const info = this.db
+        .prepare(
+          'INSERT INTO messages (session_id, turn_id, role, content, internal, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          input.sessionId,
+          input.turnId,
+          input.role,
+          JSON.stringify(input.content),
+          input.internal ? 1 : 0,
+          time,
+        );
+      const message: Message = {
+        id: Number(info.lastInsertRowid),
+        turn_id: input.turnId,
+        role: input.role,
+        content: input.content,
+        internal: input.internal ?? false,
+        created_at: time,
+      };
+      this.search.message(input.sessionId, message);
+      return message;
+    })();
   }
 
   forTurns(turnIds: string[]): Map<string, Message[]> {

@@ -1,8 +1,25 @@
+import type { Db } from './database';
+import { backfillSearchIndex } from './search-backfill';
+
+/** How far a migration's long step has come (`done` of `total` `unit`), for a log line. */
+export interface MigrationProgress {
+  version: number;
+  /** What it does, as a person reads it: "Indexing sessions for search". */
+  task: string;
+  done: number;
+  total: number;
+  unit: string;
+}
+
+export type ReportProgress = (progress: Omit<MigrationProgress, 'version'>) => void;
+
 /** The schema's history. Append only: a released migration is never edited. */
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Work SQL cannot do (filling a table from code), run after `sql` in the same transaction. */
+  run?: (db: Db, report: ReportProgress) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -290,6 +307,32 @@ ALTER TABLE model_configs ADD COLUMN price_cache_read REAL;
 ALTER TABLE model_configs ADD COLUMN price_cache_write REAL;
 ALTER TABLE turns ADD COLUMN model_config_id TEXT;
 `,
+  },
+  {
+    version: 14,
+    description:
+      "full-text search over sessions' messages, tool calls and kernel cells (CJK as bigrams), filled from what is stored",
+    sql: `
+CREATE TABLE search_docs (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn_id TEXT,
+  kind TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  body TEXT NOT NULL,
+  event_seq INTEGER,
+  created_at TEXT NOT NULL,
+  UNIQUE (kind, ref)
+);
+CREATE INDEX search_docs_by_session ON search_docs(session_id);
+CREATE VIRTUAL TABLE search_fts USING fts5(
+  body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+);
+CREATE TRIGGER search_docs_deleted AFTER DELETE ON search_docs BEGIN
+  DELETE FROM search_fts WHERE rowid = old.id;
+END;
+`,
+    run: backfillSearchIndex,
   },
 ];
 

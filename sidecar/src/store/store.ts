@@ -10,6 +10,7 @@ import { ModelConfigsRepo } from './model-configs-repo';
 import { PermissionRulesRepo } from './permission-rules-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
+import { SearchIndex } from './search-index';
 import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -35,15 +36,18 @@ export class Store {
   readonly sessionMcp: SessionMcpRepo;
   readonly experiences: ExperiencesRepo;
   readonly permissionRules: PermissionRulesRepo;
+  /** Full-text search; the repositories that write what it covers keep it in step. */
+  readonly search: SearchIndex;
 
   constructor(readonly db: Db) {
+    this.search = new SearchIndex(db);
     this.projects = new ProjectsRepo(db);
     this.sessions = new SessionsRepo(db);
     this.turns = new TurnsRepo(db);
-    this.messages = new MessagesRepo(db);
-    this.events = new EventJournal(db);
+    this.messages = new MessagesRepo(db, this.search);
+    this.events = new EventJournal(db, this.search);
     this.contextVersions = new ContextVersionsRepo(db);
-    this.toolCalls = new ToolCallsRepo(db);
+    this.toolCalls = new ToolCallsRepo(db, this.search);
     this.questions = new QuestionsRepo(db);
     this.models = new ModelConfigsRepo(db);
     this.settings = new SettingsRepo(db);

@@ -1,6 +1,7 @@
 import type { ToolCall, ToolCallStatus } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
+import type { SearchIndex } from './search-index';
 
 interface ToolCallRow extends Omit<ToolCall, 'input' | 'is_error' | 'background' | 'meta'> {
   input: string;
@@ -18,7 +19,10 @@ const toToolCall = (row: ToolCallRow): ToolCall => ({
 });
 
 export class ToolCallsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly search: SearchIndex,
+  ) {}
 
   create(input: {
     sessionId: string;
@@ -31,24 +35,27 @@ export class ToolCallsRepo {
     background?: boolean;
   }): ToolCall {
     const id = newId('tc');
-    this.db
-      .prepare(
-        `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, started_at,
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, started_at,
            parent_tool_call_id, background)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        input.sessionId,
-        input.turnId,
-        input.toolUseId,
-        input.name,
-        JSON.stringify(input.input ?? {}),
-        input.status,
-        now(),
-        input.parentToolCallId ?? null,
-        input.background ? 1 : 0,
-      );
+        )
+        .run(
+          id,
+          input.sessionId,
+          input.turnId,
+          input.toolUseId,
+          input.name,
+          JSON.stringify(input.input ?? {}),
+          input.status,
+          now(),
+          input.parentToolCallId ?? null,
+          input.background ? 1 : 0,
+        );
+      this.search.toolCall(id);
+    })();
     return this.get(id)!;
   }
 
@@ -73,22 +80,26 @@ export class ToolCallsRepo {
       meta?: Record<string, unknown> | null;
     },
   ): ToolCall {
-    this.db
-      .prepare(
-        `UPDATE tool_calls SET status = ?, is_error = ?, preview = ?, result_file = ?, finished_at = ?,
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE tool_calls SET status = ?, is_error = ?, preview = ?, result_file = ?, finished_at = ?,
            duration_ms = ?, exit_code = ?, meta = ? WHERE id = ?`,
-      )
-      .run(
-        result.status,
-        result.isError ? 1 : 0,
-        result.preview,
-        result.resultFile,
-        now(),
-        Math.round(result.durationMs),
-        result.exitCode ?? null,
-        result.meta ? JSON.stringify(result.meta) : null,
-        id,
-      );
+        )
+        .run(
+          result.status,
+          result.isError ? 1 : 0,
+          result.preview,
+          result.resultFile,
+          now(),
+          Math.round(result.durationMs),
+          result.exitCode ?? null,
+          result.meta ? JSON.stringify(result.meta) : null,
+          id,
+        );
+      // The result joins the call's document in the same transaction.
+      this.search.toolCall(id);
+    })();
     return this.get(id)!;
   }
 

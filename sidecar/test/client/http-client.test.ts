@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, CairnClient } from '../../../sidecar/src/client';
-import { capabilitiesBody, healthBody } from '../../../sidecar/test/support/api-bodies';
+import { ApiError, CairnClient } from '../../src/client';
+import { capabilitiesBody, healthBody } from '../support/api-bodies';
 
 interface Seen {
   url: string;
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
-  redirect: RequestRedirect | undefined;
-  credentials: RequestCredentials | undefined;
+  redirect: RequestInit['redirect'];
+  credentials: RequestInit['credentials'];
 }
 
 const json = (status: number, body: unknown) =>
@@ -36,7 +36,7 @@ const CAPABILITIES = capabilitiesBody({ mode: 'local', version: '1.0.0' });
 /** A client whose fetch answers with `answer` and records every call. */
 function clientWith(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
   const seen: Seen[] = [];
-  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const fetchImpl = async (input: Parameters<typeof fetch>[0], init: RequestInit = {}) => {
     seen.push({
       url: String(input),
       method: init.method ?? 'GET',
