@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
+import { type BranchBenchOptions, benchBranch } from './bench/branch';
 import { benchCodeSteps, type CodeStepBenchOptions } from './bench/code-steps';
 import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchForks, type ForkBenchOptions } from './bench/forks';
@@ -34,13 +35,15 @@ const TOOLS: ToolRuntimeBenchOptions = { calls: 1000, warmup: 50 };
 const FORKS: ForkBenchOptions = { runs: 30, warmup: 5, historyTurns: 200 };
 const CODE_STEPS: CodeStepBenchOptions = { steps: 50, warmup: 5 };
 const SEARCH: SearchBenchOptions = { messages: 100_000, sessions: 100, samples: 31, warmup: 3 };
+const BRANCH: BranchBenchOptions = { turns: Number(process.env.BENCH_TURNS ?? 10_000), runs: 5, warmup: 1 };
 
 async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
   // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
-  // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i), BENCH_ONLY=search section (j).
+  // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i), BENCH_ONLY=search section (j),
+  // BENCH_ONLY=branch section (k).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
         await model.close();
       }
     },
+    branch: () => benchBranch(BRANCH, log),
     code: async () => {
       const model = await startModelServer();
       try {
@@ -144,6 +148,8 @@ async function main(): Promise<void> {
 
     log('(j) search');
     rows.push(...(await benchSearch(SEARCH, log)));
+    log('(k) branching');
+    rows.push(...(await benchBranch(BRANCH, log)));
   } finally {
     await model.close();
     removeDirs();

@@ -45,6 +45,9 @@ import { ProjectSandboxService } from './projects/project-sandbox';
 import { ProjectService } from './projects/project-service';
 import { QuestionService } from './questions/question-service';
 import { SearchService } from './search/search-service';
+import { SessionBranching } from './sessions/session-branching';
+import { SessionExporter } from './sessions/session-export';
+import { SessionImporter } from './sessions/session-import';
 import type { SessionResource } from './sessions/session-resources';
 import { SessionService } from './sessions/session-service';
 import { SidecarInfo } from './system/sidecar-info';
@@ -71,6 +74,10 @@ export interface Services {
   info: SidecarInfo;
   projects: ProjectService;
   sessions: SessionService;
+  /** Branching a session at a turn; exporting one (Markdown, JSON) and importing a JSON export. */
+  branching: SessionBranching;
+  sessionExport: SessionExporter;
+  sessionImport: SessionImporter;
   turns: TurnService;
   /** The forks turns spawn (the Fork tool's side); sessions list them. */
   forks: ForkService;
@@ -391,6 +398,9 @@ function buildServices(store: Store, options: BuildOptions) {
     }),
     projects: new ProjectService({ store, sessions, conversationOnly, python: projectPython, sandbox }),
     sessions,
+    branching: new SessionBranching({ store, files }),
+    sessionExport: new SessionExporter({ store, files }),
+    sessionImport: new SessionImporter({ store, files, conversationOnly }),
     turns: new TurnService({ store, runtime }),
     forks,
     toolCalls: new ToolCallService({ store, files }),

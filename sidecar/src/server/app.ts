@@ -25,6 +25,7 @@ import { registerProjectRoutes } from './routes/project-routes';
 import { registerQuestionRoutes } from './routes/question-routes';
 import { registerSearchRoutes } from './routes/search-routes';
 import { registerSessionRoutes } from './routes/session-routes';
+import { registerSessionTransferRoutes } from './routes/session-transfer-routes';
 import { registerToolRuntimeRoutes } from './routes/tool-runtime-routes';
 import { registerTurnRoutes } from './routes/turn-routes';
 import type { ServerContext } from './server-context';
@@ -111,6 +112,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerMetaRoutes(app, options);
   registerProjectRoutes(app, options);
   registerSessionRoutes(app, options);
+  registerSessionTransferRoutes(app, options);
   registerTurnRoutes(app, options);
   registerContextRoutes(app, options);
   registerExperienceRoutes(app, options);

@@ -49,16 +49,28 @@ export class ArtifactsRepo {
 
   get(id: string): ArtifactRecord | null {
     const row = this.db.prepare('SELECT * FROM artifacts WHERE id = ?').get(id) as ArtifactRow | undefined;
-    if (!row) return null;
-    return {
-      id: row.id,
-      sessionId: row.session_id,
-      kernel: row.kernel,
-      executionId: row.execution_id,
-      mime: row.mime,
-      bytes: row.bytes,
-      path: row.path,
-      createdAt: row.created_at,
-    };
+    return row ? toRecord(row) : null;
   }
+
+  /** A session's artifacts, oldest first. */
+  forSession(sessionId: string): ArtifactRecord[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM artifacts WHERE session_id = ? ORDER BY created_at, rowid')
+        .all(sessionId) as ArtifactRow[]
+    ).map(toRecord);
+  }
+}
+
+function toRecord(row: ArtifactRow): ArtifactRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    kernel: row.kernel,
+    executionId: row.execution_id,
+    mime: row.mime,
+    bytes: row.bytes,
+    path: row.path,
+    createdAt: row.created_at,
+  };
 }

@@ -31,13 +31,14 @@ export interface ContextVersion {
   created_at: string;
 }
 
-interface Row extends Omit<ContextVersion, 'cuts' | 'kept_message_ids' | 'edited'> {
+/** A version as stored: its JSON columns as text. */
+export interface ContextVersionRow extends Omit<ContextVersion, 'cuts' | 'kept_message_ids' | 'edited'> {
   cuts: string | null;
   kept_message_ids: string | null;
   edited: string | null;
 }
 
-const toVersion = (row: Row): ContextVersion => ({
+const toVersion = (row: ContextVersionRow): ContextVersion => ({
   ...row,
   cuts: row.cuts ? (JSON.parse(row.cuts) as unknown[]) : [],
   kept_message_ids: row.kept_message_ids ? (JSON.parse(row.kept_message_ids) as number[]) : [],
@@ -71,7 +72,7 @@ export class ContextVersionsRepo {
   head(sessionId: string): ContextVersion | null {
     const row = this.db
       .prepare('SELECT v.* FROM context_versions v JOIN sessions s ON s.context_head = v.id WHERE s.id = ?')
-      .get(sessionId) as Row | undefined;
+      .get(sessionId) as ContextVersionRow | undefined;
     return row ? toVersion(row) : null;
   }
 
@@ -79,14 +80,14 @@ export class ContextVersionsRepo {
     return (
       this.db
         .prepare('SELECT * FROM context_versions WHERE session_id = ? ORDER BY number')
-        .all(sessionId) as Row[]
+        .all(sessionId) as ContextVersionRow[]
     ).map(toVersion);
   }
 
   byNumber(sessionId: string, number: number): ContextVersion | null {
     const row = this.db
       .prepare('SELECT * FROM context_versions WHERE session_id = ? AND number = ?')
-      .get(sessionId, number) as Row | undefined;
+      .get(sessionId, number) as ContextVersionRow | undefined;
     return row ? toVersion(row) : null;
   }
 
@@ -101,7 +102,7 @@ export class ContextVersionsRepo {
          FROM context_versions v LEFT JOIN messages m ON m.id = v.upto_message_id
          WHERE COALESCE(v.turn_id, m.turn_id) IN (SELECT value FROM json_each(?)) ORDER BY v.number`,
       )
-      .all(JSON.stringify(turnIds)) as (Row & { owner: string })[];
+      .all(JSON.stringify(turnIds)) as (ContextVersionRow & { owner: string })[];
     for (const row of rows) {
       const list = result.get(row.owner) ?? [];
       list.push(toVersion(row));

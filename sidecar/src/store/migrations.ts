@@ -322,7 +322,7 @@ CREATE TABLE search_docs (
   body TEXT NOT NULL,
   event_seq INTEGER,
   created_at TEXT NOT NULL,
-  UNIQUE (kind, ref)
+  UNIQUE (session_id, kind, ref)
 );
 CREATE INDEX search_docs_by_session ON search_docs(session_id);
 CREATE VIRTUAL TABLE search_fts USING fts5(

@@ -14,6 +14,7 @@ const KERNEL_TYPES = "type IN ('kernel.execution_started', 'kernel.result', 'ker
  */
 export function backfillSearchIndex(db: Db, report: ReportProgress): void {
   const index = new SearchIndex(db);
+  const kernelEvent = (row: EventRow) => indexKernelRow(index, row);
   const batches = <Row, Key extends unknown[]>(
     unit: string,
     countSql: string,
@@ -61,12 +62,42 @@ export function backfillSearchIndex(db: Db, report: ReportProgress): void {
      WHERE ${KERNEL_TYPES} AND (session_id, seq) > (?, ?) ORDER BY session_id, seq LIMIT ?`,
     ['', 0],
     (row) => [row.session_id, row.seq],
-    (row) =>
-      index.kernelEvent(
-        row.session_id,
-        row.seq,
-        { ...JSON.parse(row.data), type: row.type, turn_id: row.turn_id },
-        row.time,
-      ),
+    kernelEvent,
+  );
+}
+
+/**
+ * Indexes one session written by copying rows (a branch, an import) rather than through the repositories,
+ * inside the caller's transaction.
+ */
+export function indexSession(db: Db, sessionId: string): void {
+  const index = new SearchIndex(db);
+  const messages = db
+    .prepare(
+      'SELECT id, session_id, turn_id, role, content, internal, created_at FROM messages WHERE session_id = ? ORDER BY id',
+    )
+    .all(sessionId) as MessageRow[];
+  for (const row of messages) index.message(sessionId, toMessage(row));
+  const calls = db
+    .prepare('SELECT id FROM tool_calls WHERE session_id = ? ORDER BY rowid')
+    .all(sessionId) as {
+    id: string;
+  }[];
+  for (const call of calls) index.toolCall(call.id);
+  const events = db
+    .prepare(
+      `SELECT session_id, seq, turn_id, type, time, data FROM events WHERE session_id = ? AND ${KERNEL_TYPES} ORDER BY seq`,
+    )
+    .all(sessionId) as EventRow[];
+  for (const row of events) indexKernelRow(index, row);
+}
+
+/** A stored kernel event, indexed as `EventJournal.append` indexes a new one. */
+function indexKernelRow(index: SearchIndex, row: EventRow): void {
+  index.kernelEvent(
+    row.session_id,
+    row.seq,
+    { ...JSON.parse(row.data), type: row.type, turn_id: row.turn_id },
+    row.time,
   );
 }

@@ -119,8 +119,8 @@ export class SearchIndex {
     }
     if (!CELL_END.has(event.type)) return;
     const cell = this.stmt(
-      "SELECT id, turn_id, body, event_seq, created_at FROM search_docs WHERE kind = 'kernel_cell' AND ref = ?",
-    ).get(event.execution_id) as
+      "SELECT id, turn_id, body, event_seq, created_at FROM search_docs WHERE session_id = ? AND kind = 'kernel_cell' AND ref = ?",
+    ).get(sessionId, event.execution_id) as
       | { id: number; turn_id: string | null; body: string; event_seq: number; created_at: string }
       | undefined;
     if (!cell) return;
@@ -167,10 +167,10 @@ export class SearchIndex {
     eventSeq?: number;
   }): void {
     this.db.transaction(() => {
-      const existing = this.stmt('SELECT id FROM search_docs WHERE kind = ? AND ref = ?').get(
-        doc.kind,
-        doc.ref,
-      ) as { id: number } | undefined;
+      // By session too: a branch's copied kernel cells keep their execution ids.
+      const existing = this.stmt(
+        'SELECT id FROM search_docs WHERE session_id = ? AND kind = ? AND ref = ?',
+      ).get(doc.sessionId, doc.kind, doc.ref) as { id: number } | undefined;
       let id: number;
       if (existing) {
         id = existing.id;

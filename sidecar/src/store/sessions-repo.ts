@@ -52,6 +52,8 @@ export class SessionsRepo {
   constructor(private readonly db: Db) {}
 
   create(input: {
+    /** An id made beforehand (an import writes the session's files first); a new one by default. */
+    id?: string | undefined;
     projectId: string | null;
     title?: string | undefined;
     approval?: ApprovalMode | undefined;
@@ -60,7 +62,7 @@ export class SessionsRepo {
     initialContext?: InitialContext | undefined;
   }): Session {
     const time = now();
-    const id = newId('ses');
+    const id = input.id ?? newId('ses');
     const versionId = newId('ctx');
     const { fork, initialContext } = input;
     this.db.transaction(() => {

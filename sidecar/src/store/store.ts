@@ -11,6 +11,8 @@ import { PermissionRulesRepo } from './permission-rules-repo';
 import { ProjectsRepo } from './projects-repo';
 import { QuestionsRepo } from './questions-repo';
 import { SearchIndex } from './search-index';
+import { SessionCopyRepo } from './session-copy-repo';
+import { SessionImportRepo } from './session-import-repo';
 import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
@@ -38,6 +40,8 @@ export class Store {
   readonly permissionRules: PermissionRulesRepo;
   /** Full-text search; the repositories that write what it covers keep it in step. */
   readonly search: SearchIndex;
+  readonly sessionCopy: SessionCopyRepo;
+  readonly sessionImport: SessionImportRepo;
 
   constructor(readonly db: Db) {
     this.search = new SearchIndex(db);
@@ -56,6 +60,8 @@ export class Store {
     this.sessionMcp = new SessionMcpRepo(db);
     this.experiences = new ExperiencesRepo(db);
     this.permissionRules = new PermissionRulesRepo(db);
+    this.sessionCopy = new SessionCopyRepo(db);
+    this.sessionImport = new SessionImportRepo(db);
   }
 
   static open(dataDir: string, options?: OpenDatabaseOptions): Store {

@@ -63,6 +63,23 @@ export class ToolCallFiles {
     }
   }
 
+  /**
+   * A finished call's folder: where its result file is (a branch's copied calls keep their parent's folder
+   * names under the branch's folder), else the one named by its id.
+   */
+  folderOf(call: Pick<ToolCall, 'session_id' | 'id' | 'result_file'>): string {
+    return call.result_file ? path.dirname(call.result_file) : this.callDir(call.session_id, call.id);
+  }
+
+  /** A call's full result, read where its row says it is. */
+  readResultOf(call: Pick<ToolCall, 'session_id' | 'id' | 'result_file'>): string | null {
+    try {
+      return fs.readFileSync(call.result_file ?? this.resultPath(call.session_id, call.id), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
   removeSession(sessionId: string): void {
     try {
       // Windows: an indexer or antivirus may hold a file for a moment.

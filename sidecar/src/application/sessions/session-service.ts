@@ -10,6 +10,7 @@ import type {
 } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
+import { requireProject } from './session-project';
 import type { SessionResource } from './session-resources';
 
 export interface SessionServiceDeps {
@@ -32,15 +33,7 @@ export class SessionService {
   create(request: CreateSessionRequest): Session {
     const { store } = this.deps;
     const projectId = request.project_id ?? null;
-    if (projectId !== null) {
-      if (this.deps.conversationOnly) {
-        throw new CairnError(
-          'conversation_only',
-          'This Cairn server runs conversation-only: sessions have no project.',
-        );
-      }
-      if (!store.projects.get(projectId)) throw notFound('Project', projectId);
-    }
+    if (projectId !== null) requireProject(store, projectId, this.deps.conversationOnly);
     if (request.mode === 'code') this.requireKernels(projectId);
     return store.sessions.create({
       projectId,

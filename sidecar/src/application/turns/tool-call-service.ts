@@ -13,14 +13,14 @@ export class ToolCallService {
   get(id: string): ToolCallWithResult {
     const call = this.deps.store.toolCalls.get(id);
     if (!call) throw notFound('Tool call', id);
-    return { ...call, result: this.deps.files.readResult(call.session_id, call.id) };
+    return { ...call, result: this.deps.files.readResultOf(call) };
   }
 
   /** The images, audio and resources an MCP tool call returned, as a file to download. */
   mcpResult(id: string): { name: string; open(): fs.ReadStream } {
     const call = this.deps.store.toolCalls.get(id);
     if (!call) throw notFound('Tool call', id);
-    const file = path.join(this.deps.files.callDir(call.session_id, call.id), MCP_RESULT_FILE);
+    const file = path.join(this.deps.files.folderOf(call), MCP_RESULT_FILE);
     if (!fs.existsSync(file)) throw notFound('MCP result of tool call', id);
     return { name: MCP_RESULT_FILE, open: () => fs.createReadStream(file) };
   }

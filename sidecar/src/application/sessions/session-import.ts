@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { writeOwnerOnlyFile } from '../../config/owner-only-files';
+import { CairnError } from '../../errors';
+import type { Message, Session, SessionExport, TurnWithDetails } from '../../protocol';
+import { newId } from '../../store/ids';
+import type { Store } from '../../store/store';
+import type { ToolCallFiles } from '../../tools/tool-call-files';
+import { IdRemap } from './id-remap';
+import { requireProject } from './session-project';
+
+/** Extensions of the artifact types Cairn saves; anything else is kept as opaque bytes. */
+const EXTENSIONS: Record<string, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/svg+xml': '.svg',
+  'application/pdf': '.pdf',
+  'text/html': '.html',
+  'text/markdown': '.md',
+  'text/latex': '.tex',
+  'application/json': '.json',
+};
+
+/** What the journal keeps in columns, not in an event's data. */
+const EVENT_COLUMNS = new Set(['type', 'seq', 'session_id', 'turn_id', 'time']);
+
+/**
+ * Brings an export back as a new session: new ids for everything (mapped inside messages and events too),
+ * results and artifacts written as new files under the new session's folder (names are generated, never
+ * taken from the export), the journal re-appended in order. Turns that were running come back interrupted.
+ */
+export class SessionImporter {
+  constructor(private readonly deps: { store: Store; files: ToolCallFiles; conversationOnly: boolean }) {}
+
+  importSession(data: SessionExport, projectId: string | null): Session {
+    const { store, files } = this.deps;
+    if (projectId !== null) requireProject(store, projectId, this.deps.conversationOnly);
+    const ids = new IdRemap();
+    const sessionId = newId('ses');
+    ids.set(data.session.id, sessionId);
+    for (const turn of data.turns) {
+      ids.set(turn.id, newId('trn'));
+      for (const call of turn.tool_calls) ids.set(call.id, newId('tc'));
+      for (const question of turn.questions) ids.set(question.id, newId('q'));
+    }
+    const artifacts = data.artifacts.map((a) => ({
+      ...a,
+      newId: ids.set(a.id, `art_${randomBytes(12).toString('base64url')}`),
+    }));
+    const events = parseEvents(data.events);
+    for (const event of events) {
+      const execution = event.execution_id;
+      if (typeof execution === 'string' && !ids.get(execution)) ids.set(execution, newId('exe'));
+    }
+    const sessionDir = files.sessionDir(sessionId);
+    const pathPattern = new RegExp(`[^\\s"'\`]*[\\\\/]sessions[\\\\/]${sessionId}[\\\\/]`, 'g');
+    // Paths into the exporting machine's data folder, once their ids are mapped, point into this one.
+    const newPrefix = JSON.stringify(sessionDir + path.sep).slice(1, -1);
+    const moved = <T>(value: T): T =>
+      JSON.parse(JSON.stringify(ids.deep(value)).replace(pathPattern, () => newPrefix)) as T;
+
+    try {
+      const written = artifacts.map((a) => {
+        const bytes = Buffer.from(a.data_base64, 'base64');
+        const file = path.join(sessionDir, 'artifacts', a.newId + (EXTENSIONS[a.mime] ?? '.bin'));
+        writeOwnerOnlyFile(file, bytes);
+        return { ...a, file, bytes: bytes.length };
+      });
+      const results = new Map<string, string>();
+      for (const [oldId, content] of Object.entries(data.tool_results)) {
+        const newCallId = ids.get(oldId);
+        if (newCallId) results.set(newCallId, files.writeResult(sessionId, newCallId, content));
+      }
+      store.transaction(() => {
+        const mode = data.session.mode === 'code' && projectId === null ? 'tools' : data.session.mode;
+        store.sessions.create({
+          id: sessionId,
+          projectId,
+          title: data.session.title,
+          approval: data.session.approval,
+          mode,
+        });
+        const messageIds = new Map<number, number>();
+        for (const turn of data.turns) this.importTurn(sessionId, moved(turn), results, messageIds, turn);
+        for (const a of written) {
+          store.artifacts.add({
+            id: a.newId,
+            sessionId,
+            kernel: a.kernel,
+            executionId: a.execution_id === null ? null : (ids.get(a.execution_id) ?? a.execution_id),
+            mime: a.mime,
+            bytes: a.bytes,
+            path: a.file,
+          });
+        }
+        for (const event of events) {
+          const mappedEvent = moved(event);
+          const data: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(mappedEvent)) if (!EVENT_COLUMNS.has(k)) data[k] = v;
+          const message = data.message as Message | undefined;
+          if (message && typeof message.id === 'number') {
+            data.message = { ...message, id: messageIds.get(message.id) ?? message.id };
+          }
+          store.sessionImport.insertEvent(sessionId, {
+            turn_id: typeof mappedEvent.turn_id === 'string' ? mappedEvent.turn_id : null,
+            type: String(mappedEvent.type),
+            time: typeof mappedEvent.time === 'string' ? mappedEvent.time : new Date().toISOString(),
+            data,
+          });
+        }
+        store.sessionImport.indexImported(sessionId);
+      });
+    } catch (error) {
+      files.removeSession(sessionId);
+      throw error;
+    }
+    return store.sessions.get(sessionId)!;
+  }
+
+  /** `turn` has its ids mapped already; `original` keeps the old message ids, mapped here to the new rows'. */
+  private importTurn(
+    sessionId: string,
+    turn: TurnWithDetails,
+    results: Map<string, string>,
+    messageIds: Map<number, number>,
+    original: TurnWithDetails,
+  ): void {
+    const { sessionImport } = this.deps.store;
+    const unfinished = turn.status === 'running';
+    sessionImport.insertTurn({
+      ...turn,
+      session_id: sessionId,
+      status: unfinished ? 'interrupted' : turn.status,
+      finished_at: unfinished ? (turn.finished_at ?? new Date().toISOString()) : turn.finished_at,
+    });
+    turn.messages.forEach((message, i) => {
+      const id = sessionImport.insertMessage(sessionId, { ...message, turn_id: turn.id });
+      const old = original.messages[i]?.id;
+      if (old !== undefined) messageIds.set(old, id);
+    });
+    for (const call of turn.tool_calls) {
+      const open = call.status === 'running' || call.status === 'waiting_approval';
+      sessionImport.insertToolCall({
+        ...call,
+        session_id: sessionId,
+        turn_id: turn.id,
+        status: open ? 'interrupted' : call.status,
+        result_file: results.get(call.id) ?? null,
+      });
+    }
+    for (const question of turn.questions) {
+      sessionImport.insertQuestion({
+        ...question,
+        session_id: sessionId,
+        turn_id: turn.id,
+        status: question.status === 'pending' ? 'closed' : question.status,
+      });
+    }
+  }
+}
+
+/** The journal's lines; a line that is not an event object is a broken export. */
+function parseEvents(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw new CairnError('bad_request', `Invalid export: events line ${i + 1} is not JSON.`);
+      }
+      if (
+        value === null ||
+        typeof value !== 'object' ||
+        typeof (value as { type?: unknown }).type !== 'string'
+      ) {
+        throw new CairnError(
+          'bad_request',
+          `Invalid export: events line ${i + 1} is not an event (no type).`,
+        );
+      }
+      return value as Record<string, unknown>;
+    });
+}
