@@ -3,14 +3,20 @@ import { openApplication } from '../application/composition-root';
 import type { ModelService } from '../application/models/model-service';
 import { resolveDataDir } from '../config/data-dir';
 import { CreateModelRequest, type ModelConfig, UpdateModelRequest } from '../protocol';
+import type { HttpFrontDoor } from './serve-command';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
 const ACTIONS = ['list', 'add', 'set', 'activate', 'set-key'];
 
-/** `cairn config model list|add|set|activate|set-key`. */
-export async function configCommand(args: string[]): Promise<number> {
+/** `cairn config model list|add|set|activate|set-key`; `cairn config mcp …` is mcp-config-command's. */
+export async function configCommand(args: string[], http: HttpFrontDoor): Promise<number> {
   const [area, action, ...rest] = args;
-  if (area !== 'model') throw new UsageError('Expected `cairn config model list|add|set|activate|set-key`.');
+  if (area === 'mcp') return (await import('./mcp-config-command')).mcpConfigCommand(args.slice(1), http);
+  if (area !== 'model') {
+    throw new UsageError(
+      'Expected `cairn config model list|add|set|activate|set-key` or `cairn config mcp list|add|enable|disable|test|delete`.',
+    );
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     options: {

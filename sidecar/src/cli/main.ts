@@ -23,7 +23,16 @@ export async function main(argv: string[], doors: FrontDoors): Promise<number> {
       case 'run':
         return await (await import('./run-command')).runCommand(rest);
       case 'config':
-        return await (await import('./config-command')).configCommand(rest);
+        return await (await import('./config-command')).configCommand(rest, doors.http);
+      case 'chat':
+        return await (await import('./chat-command')).chatCommand(rest, doors.http);
+      case 'projects':
+      case 'sessions':
+        return await (await import('./list-command')).listCommand(command, rest, doors.http);
+      case 'search':
+        return await (await import('./search-command')).searchCommand(rest, doors.http);
+      case 'export':
+        return await (await import('./export-command')).exportCommand(rest, doors.http);
       case 'tool':
         return await (await import('./tool-command')).toolCommand(rest);
       case '--version':

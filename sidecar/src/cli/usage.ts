@@ -8,6 +8,14 @@ export const USAGE = `Usage:
               [--allowed-hosts NAME,…] [--allowed-origins https://HOST[:PORT],…] [--parent-ipc]
   cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--mode tools|code] [--data-dir DIR]
             [--server URL]
+  cairn chat [--workspace DIR] [--session ID] [--mode tools|code] [WHERE]
+  cairn projects list [--json] [WHERE]
+  cairn sessions list [--project ID] [--json] [WHERE]
+  cairn search QUERY [--project ID] [--session ID] [--limit N] [--before CURSOR] [--json] [WHERE]
+  cairn export SESSION [--format md|json] [--output FILE] [WHERE]
+  cairn config mcp list [--json] [WHERE]
+  cairn config mcp add --file FILE|- [WHERE]     (a JSON body of POST /api/mcp/servers; - reads stdin)
+  cairn config mcp enable|disable|test|delete ID [--json] [WHERE]
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
@@ -21,6 +29,12 @@ export const USAGE = `Usage:
   cairn tool status|cancel CALL_ID        cairn tool output CALL_ID [--after N]
                                           (inside commands Cairn runs: its tools, from a script)
   cairn --version
+
+WHERE: --data-dir DIR (the local data directory, the default) or --server URL (a running
+\`cairn serve\`, its token in CAIRN_TOKEN; https, or http only to this machine).
+chat: each line is a turn in one session (a new one in --workspace, default the current folder, unless
+--session); questions and approvals are answered at the prompt. Ctrl+C cancels a running answer, twice
+quits; /exit or Ctrl+D quits.
 
 Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
 --behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;

@@ -301,3 +301,16 @@ export async function tearDownCliTest(folders: CliTestFolders, strays: (number |
   fs.rmSync(folders.dataDir, { recursive: true, force: true });
   fs.rmSync(folders.workspace, { recursive: true, force: true });
 }
+
+/** The model's next reply asks "Which colour?" (red or blue) with AskUserQuestion. */
+export function enqueueColourQuestion(model: ModelServer): void {
+  model.enqueue({
+    content: [
+      {
+        type: 'tool_use',
+        name: 'AskUserQuestion',
+        input: { question: 'Which colour?', options: ['red', 'blue'] },
+      },
+    ],
+  });
+}

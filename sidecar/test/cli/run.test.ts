@@ -6,6 +6,7 @@ import { testEnv } from '../support/harness';
 import type { ModelServer } from '../support/model-server';
 import {
   CAN_USE_TERMINAL,
+  enqueueColourQuestion,
   jsonLines,
   processGone,
   readPidFile,
@@ -332,16 +333,7 @@ describe('cairn run', { timeout: 120_000 }, () => {
 });
 
 describe.skipIf(!CAN_USE_TERMINAL)('cairn run on a terminal', { timeout: 120_000 }, () => {
-  const askColour = () =>
-    model.enqueue({
-      content: [
-        {
-          type: 'tool_use',
-          name: 'AskUserQuestion',
-          input: { question: 'Which colour?', options: ['red', 'blue'] },
-        },
-      ],
-    });
+  const askColour = () => enqueueColourQuestion(model);
 
   it('asks the question at the prompt and passes the answer on (an option by its number)', async () => {
     askColour();
