@@ -29,6 +29,10 @@ export async function configCommand(args: string[], http: HttpFrontDoor): Promis
       'max-tokens': { type: 'string' },
       'thinking-budget': { type: 'string' },
       'compact-threshold': { type: 'string' },
+      'price-input': { type: 'string' },
+      'price-output': { type: 'string' },
+      'price-cache-read': { type: 'string' },
+      'price-cache-write': { type: 'string' },
       activate: { type: 'boolean', default: false },
     },
     strict: true,
@@ -68,7 +72,8 @@ export async function configCommand(args: string[], http: HttpFrontDoor): Promis
         if (Object.keys(patch).length === 0 && !values.activate)
           throw new UsageError(
             'Nothing to change: give --name, --model, --base-url, --context-window, --max-tokens, ' +
-              '--thinking-budget, --compact-threshold or --activate.',
+              '--thinking-budget, --compact-threshold, --price-input, --price-output, --price-cache-read, ' +
+              '--price-cache-write or --activate.',
           );
         const parsed = UpdateModelRequest.safeParse(patch);
         if (!parsed.success) throw flagError(parsed.error.issues);
@@ -113,7 +118,23 @@ function modelFlags(values: Record<string, string | boolean | undefined>) {
     max_tokens: parseIntFlag('max-tokens', text('max-tokens')),
     thinking_budget: parseIntFlag('thinking-budget', text('thinking-budget')),
     compact_threshold: parseThreshold(text('compact-threshold')),
+    price_input: parsePrice('price-input', text('price-input')),
+    price_output: parsePrice('price-output', text('price-output')),
+    price_cache_read: parsePrice('price-cache-read', text('price-cache-read')),
+    price_cache_write: parsePrice('price-cache-write', text('price-cache-write')),
   };
+}
+
+/** US dollars per million tokens; `off` clears the price (null). */
+function parsePrice(name: string, value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === 'off') return null;
+  const n = Number(value.trim().replace(/^\$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(
+      `--${name} is a price in US dollars per million tokens, 0 or more (e.g. 3), or "off" to clear it (got "${value}").`,
+    );
+  return n;
 }
 
 /** `off` turns automatic compaction off (null); otherwise a fraction of the usable window, 0 < x ≤ 1. */
@@ -150,9 +171,20 @@ function printModels(list: ModelConfig[]): void {
     process.stdout.write(
       `${m.active ? '*' : ' '} ${m.name}  ${m.model}  ${m.base_url ?? 'default endpoint'}  ` +
         `context ${m.context_window}, max ${m.max_tokens}, ` +
-        `${m.compact_threshold === null ? 'auto-compaction off' : `compacts at ${Math.round(m.compact_threshold * 100)}%`}  key ${m.has_key ? 'set' : 'not set'}  (${m.id})\n`,
+        `${m.compact_threshold === null ? 'auto-compaction off' : `compacts at ${Math.round(m.compact_threshold * 100)}%`}  key ${m.has_key ? 'set' : 'not set'}${pricesText(m)}  (${m.id})\n`,
     );
   }
+}
+
+/** `  $3 in / $15 out / $0.3 cache read / $3.75 cache write per Mtok`, the prices that are set. */
+function pricesText(m: ModelConfig): string {
+  const parts = [
+    [m.price_input, 'in'],
+    [m.price_output, 'out'],
+    [m.price_cache_read, 'cache read'],
+    [m.price_cache_write, 'cache write'],
+  ].flatMap(([price, label]) => (price === null ? [] : [`$${price} ${label}`]));
+  return parts.length === 0 ? '' : `  ${parts.join(' / ')} per Mtok`;
 }
 
 async function readStdin(): Promise<string> {

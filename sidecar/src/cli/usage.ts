@@ -19,10 +19,12 @@ export const USAGE = `Usage:
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
-                         [--activate] [--data-dir DIR]
+                         [--price-input P|off] [--price-output P|off] [--price-cache-read P|off]
+                         [--price-cache-write P|off] [--activate] [--data-dir DIR]
   cairn config model set ID|NAME [--name NAME] [--model MODEL] [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
-                         [--activate] [--data-dir DIR]
+                         [--price-input P|off] [--price-output P|off] [--price-cache-read P|off]
+                         [--price-cache-write P|off] [--activate] [--data-dir DIR]
   cairn config model activate ID|NAME [--data-dir DIR]
   cairn config model set-key ID|NAME [--data-dir DIR]      (reads the key from standard input)
   cairn tool call NAME [--json ARGS|-] [--no-wait] [--method M] [--union-id ID]
@@ -39,6 +41,7 @@ quits; /exit or Ctrl+D quits.
 Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
 --behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;
 --allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
+--price-*: US dollars per million tokens, for the estimated cost of turns (off clears one).
 --compact-threshold: the share of the usable window (context minus max tokens) at which Cairn compacts
 before a request, above 0 and at most 1 (default 0.8); off leaves compaction to the agent and the user.
 --mode: how the agent acts: tools (calls tools, the default) or code (writes Python that runs in the

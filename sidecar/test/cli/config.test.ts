@@ -159,6 +159,30 @@ describe('cairn config model', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('sets prices per million tokens on add and with set, lists them, clears one with off', async () => {
+    const added = await config(
+      'add',
+      '--name',
+      'p',
+      '--model',
+      'm',
+      '--price-input',
+      '3',
+      '--price-output',
+      '$15',
+    );
+    expect(added.code).toBe(0);
+    expect((await list())[0]).toMatchObject({ price_input: 3, price_output: 15, price_cache_read: null });
+    expect((await config('list')).stdout).toContain('$3 in / $15 out per Mtok');
+
+    const refused = await config('set', 'p', '--price-cache-read=-1');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--price-cache-read is a price in US dollars per million tokens');
+
+    expect((await config('set', 'p', '--price-input', 'off', '--price-cache-write', '3.75')).code).toBe(0);
+    expect((await list())[0]).toMatchObject({ price_input: null, price_output: 15, price_cache_write: 3.75 });
+  });
+
   it('activate of an unknown config exits 1', async () => {
     const result = await config('activate', 'nope');
 
