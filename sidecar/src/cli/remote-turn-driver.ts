@@ -119,8 +119,18 @@ export class RemoteTurnDriver implements TurnDriver {
         if (status) this.done.resolve(status);
       }
     } catch (error) {
-      this.done.reject(this.lost ?? this.describe(error));
+      this.done.reject(this.lost ?? this.followFailure(turn, error));
     }
+  }
+
+  /** A session deleted mid-turn (elsewhere, or absent from a restarted server) ends the run, saying so. */
+  private followFailure(turn: TurnHandle, error: unknown): Error {
+    if (!(error instanceof ApiError) || error.code !== 'not_found') return this.describe(error);
+    return new CairnError(
+      'not_found',
+      `Session ${turn.turn.session_id} no longer exists on ${this.base} (it was deleted, or the server came ` +
+        `back without it) while this run followed turn ${turn.id}: the turn will not finish.`,
+    );
   }
 
   /**

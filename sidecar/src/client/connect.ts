@@ -1,6 +1,7 @@
 import type { Capabilities, SessionExport } from '../protocol';
 import { EventStream } from './event-stream';
 import { type Backend, CairnClient } from './http-client';
+import { checkTransport } from './insecure-http';
 import { newRequestId } from './request-id';
 import { TurnHandle } from './turn-handle';
 
@@ -23,6 +24,11 @@ export interface ConnectOptions {
   WebSocket?: WebSocketConstructor;
   /** Default: globalThis.fetch. */
   fetch?: typeof fetch;
+  /**
+   * Lets the token go over plain http to another machine (a trusted network only). Without it connect()
+   * refuses http:// unless the host is this machine (127.0.0.0/8, ::1, localhost) or the page's origin.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 /** A connection to a Cairn server: the whole typed API as `api`, and shortcuts for what scripts do. */
@@ -67,8 +73,12 @@ export interface CairnConnection {
   close(): void;
 }
 
-/** Connects to a Cairn server; rejects with ApiError (`unauthorized`, `network`, `redirect`, …) if it cannot. */
+/**
+ * Connects to a Cairn server; rejects with ApiError (`unauthorized`, `network`, `redirect`, …) if it cannot,
+ * and with `bad_request`, before sending anything, for plain http to another machine (see allowInsecureHttp).
+ */
 export async function connect(options: ConnectOptions): Promise<CairnConnection> {
+  checkTransport(options.url, options.allowInsecureHttp === true);
   const backend: Backend = { url: options.url, token: options.token };
   const WebSocketImpl = (options.WebSocket ?? globalThis.WebSocket) as typeof WebSocket | undefined;
   if (!WebSocketImpl) {

@@ -1,4 +1,4 @@
-import { type CairnEvent, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../protocol';
+import { type CairnEvent, type ErrorInfo, WS_CLOSE_UNAUTHENTICATED, WsServerMessage } from '../protocol';
 import type { Backend } from './http-client';
 
 /** 'rejected': the server refused the token (close 4401); retrying cannot help, a new token can. */
@@ -12,6 +12,7 @@ export function socketUrl(base: string): string {
 interface Subscription {
   afterSeq: number;
   onEvent: (event: CairnEvent) => void;
+  onError?: (error: ErrorInfo) => void;
 }
 
 export interface EventStreamOptions {
@@ -43,9 +44,17 @@ export class EventStream {
     this.connect();
   }
 
-  /** Receives every event of the session with seq > afterSeq, then live ones. */
-  subscribe(sessionId: string, afterSeq: number, onEvent: (event: CairnEvent) => void): () => void {
-    const subscription = { afterSeq, onEvent };
+  /**
+   * Receives every event of the session with seq > afterSeq, then live ones. `onError` hears the server
+   * refuse the subscription (not_found: the session was deleted); it then ends, with no more resubscribing.
+   */
+  subscribe(
+    sessionId: string,
+    afterSeq: number,
+    onEvent: (event: CairnEvent) => void,
+    onError?: (error: ErrorInfo) => void,
+  ): () => void {
+    const subscription: Subscription = { afterSeq, onEvent, onError };
     this.subscriptions.set(sessionId, subscription);
     this.send({ type: 'subscribe', session_id: sessionId, after_seq: afterSeq });
     return () => {
@@ -111,6 +120,11 @@ export class EventStream {
         if (!sub || data.event.seq <= sub.afterSeq) return;
         sub.afterSeq = data.event.seq;
         sub.onEvent(data.event);
+      } else if (data.type === 'error' && data.session_id !== undefined) {
+        const sub = this.subscriptions.get(data.session_id);
+        if (!sub) return;
+        this.subscriptions.delete(data.session_id);
+        sub.onError?.(data.error);
       }
     };
     // A failed connection is followed by a close event, which decides what happens next.

@@ -72,9 +72,23 @@ export class TurnHandle {
       }
     });
     try {
-      stream.subscribe(sessionId, known.at(-1)?.seq ?? this.deps.sinceSeq, (event) => {
-        if (event.turn_id === id) queue.push(event);
-      });
+      stream.subscribe(
+        sessionId,
+        known.at(-1)?.seq ?? this.deps.sinceSeq,
+        (event) => {
+          if (event.turn_id === id) queue.push(event);
+        },
+        // The session is gone (deleted while the socket was down): no terminal event will ever come.
+        (error) =>
+          queue.fail(
+            new ApiError(
+              error.code === 'not_found' ? 404 : 0,
+              error.code,
+              `Cannot follow turn ${id}: ${error.message}`,
+              error.details,
+            ),
+          ),
+      );
       for (;;) {
         const event = await queue.next();
         yield event;

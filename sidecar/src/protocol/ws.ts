@@ -19,7 +19,12 @@ export const WsServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticated') }),
   z.object({ type: z.literal('subscribed'), session_id: z.string(), after_seq: z.number() }),
   z.object({ type: z.literal('event'), event: CairnEvent }),
-  z.object({ type: z.literal('error'), error: ErrorInfo }),
+  z.object({
+    type: z.literal('error'),
+    /** The session whose subscription failed (e.g. not_found: it was deleted); absent for a bad message. */
+    session_id: z.string().optional(),
+    error: ErrorInfo,
+  }),
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;
 

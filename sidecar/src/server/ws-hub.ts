@@ -80,6 +80,7 @@ export class WsHub {
     if (!this.options.events.sessionExists(sessionId)) {
       send(client.socket, {
         type: 'error',
+        session_id: sessionId,
         error: notFound('Session', sessionId).toJSON(),
       });
       return;

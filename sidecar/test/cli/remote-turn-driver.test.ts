@@ -1,8 +1,10 @@
 // `cairn run --server`'s driver, in process, behind a real reverse proxy to a real sidecar: a socket cut
 // mid-turn resumes and the turn's events arrive once each, in order; a proxy that refuses WebSockets ends
-// the run with what to fix instead of leaving it waiting.
+// the run with what to fix instead of leaving it waiting, and so does a session deleted while the socket
+// was down.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteTurnDriver } from '../../src/cli/remote-turn-driver';
+import { CairnClient } from '../../src/client';
 import type { CairnEvent } from '../../src/protocol';
 import { type Harness, startHarness } from '../support/harness';
 import { heldReply } from '../support/held-reply';
@@ -58,6 +60,27 @@ describe('RemoteTurnDriver', () => {
     await driver.start(() => undefined);
     await expect(driver.finished()).rejects.toThrow(
       /^Cannot open the event WebSocket at ws:\/\/127\.0\.0\.1:\d+\/api\/ws: .*pass WebSocket upgrades/,
+    );
+  });
+
+  it('ends the run with not_found when the session is deleted while the socket is down', async () => {
+    // A reply that stays open: the turn waits mid-answer until it is cancelled.
+    h.model.enqueue({ content: [{ type: 'text', text: 'Thinking…' }], hang: true });
+    const asked = h.model.waitForRequests(h.model.requests.length + 1);
+    const { proxy, driver } = await driverThrough('tunnel');
+    const { sessionId, turnId } = await driver.start(() => undefined);
+    await proxy.serverSent('"subscribed"');
+    await asked;
+    // The socket drops and its reconnect waits until the session is gone (elsewhere, through the API): a
+    // live socket would have heard the turn's cancellation instead.
+    let deleted!: () => void;
+    proxy.holdUpgrades(new Promise<void>((resolve) => (deleted = resolve)));
+    proxy.cutTunnels();
+    await new CairnClient({ url: h.server.url, token: h.server.token }).deleteSession(sessionId);
+    deleted();
+    await expect(driver.finished()).rejects.toThrow(
+      `Session ${sessionId} no longer exists on ${proxy.url} (it was deleted, or the server came back without ` +
+        `it) while this run followed turn ${turnId}: the turn will not finish.`,
     );
   });
 });

@@ -1,5 +1,6 @@
 // connect()'s turns against a real sidecar, in process: a turn's events survive a dropped socket (each
-// once, in order), close() ends an iteration, and a runtime without WebSocket is told what to pass.
+// once, in order), close() ends an iteration, a session deleted while the socket was down ends it with
+// not_found, and a runtime without WebSocket is told what to pass.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -103,6 +104,42 @@ describe('TurnHandle.events', () => {
     expect(seen.at(-1)?.type).not.toBe('turn.completed');
     release();
     expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+  });
+
+  it('ends with ApiError not_found when the session is deleted while the socket is down', async () => {
+    // A reply that stays open: the turn waits mid-answer until it is cancelled.
+    h.model.enqueue({ content: [{ type: 'text', text: 'Thinking…' }], hang: true });
+    const { sessionId: doomed } = await h.newSession();
+    const asked = h.model.waitForRequests(h.model.requests.length + 1);
+    let gate: Promise<void> | null = null;
+    const cairn = await connectTo(gatedWebSocket(() => gate));
+    const turn = await cairn.turns.submit(doomed, 'wait');
+    let dropped = false;
+    const onState = (state: StreamState) => {
+      if (state !== 'open' || dropped) return;
+      dropped = true;
+      // Subscribed, and the turn is in its model request: drop the socket and hold the next one until the
+      // session is gone, so its resubscribe is what learns of it (a live socket would hear the turn's
+      // cancellation first).
+      void asked.then(() => {
+        gate = cairn.sessions.delete(doomed);
+        cairn.reconnect();
+      });
+    };
+    const seen: CairnEvent[] = [];
+    const error = await (async () => {
+      for await (const event of turn.events({ onState })) seen.push(event);
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+    expect((error as ApiError).message).toBe(
+      `Cannot follow turn ${turn.id}: Session ${doomed} does not exist.`,
+    );
+    expect(seen.some((e) => e.type === 'turn.cancelled')).toBe(false);
+    await expect(turn.result()).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('tells a runtime without WebSocket to pass the ws package', async () => {

@@ -207,7 +207,12 @@ describe('WebSocket event relay', () => {
     const ws = await open();
     ws.send({ type: 'subscribe', session_id: 'ses_does_not_exist', after_seq: 0 });
     const error = await ws.next((m) => m.type === 'error');
-    expect(error).toMatchObject({ type: 'error', error: { code: 'not_found' } });
+    // Naming the session, so a client knows which of its subscriptions failed.
+    expect(error).toMatchObject({
+      type: 'error',
+      session_id: 'ses_does_not_exist',
+      error: { code: 'not_found' },
+    });
     expect(ws.socket.readyState).toBe(WebSocket.OPEN);
 
     // Unreadable messages after authenticating are errors too, not a reason to drop the client.
