@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Backend, CairnClient } from '../client';
 import { resolveDataDir } from '../config/data-dir';
-import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import type { HttpFrontDoor } from './serve-command';
+import { cairnServerUrl } from './server-url';
 import { UsageError } from './usage';
 
 /** The flags every command that talks to Cairn takes: a running server, or the local data directory. */
@@ -42,7 +42,7 @@ export async function withBackend<T>(
         'Give --server URL or --data-dir DIR, not both: a server uses its own data directory.',
       );
     }
-    const backend = { url: checkServerUrl(options.server), token: serverToken() };
+    const backend = { url: cairnServerUrl(options.server), token: serverToken() };
     return work({ client: new CairnClient(backend), backend, local: false });
   }
   const token = randomBytes(32).toString('base64url');
@@ -74,29 +74,6 @@ export async function withBackend<T>(
   } finally {
     await running.stop();
   }
-}
-
-/**
- * --server: an http(s) URL, and plain http only to this machine, since the token travels in every
- * request. The same rule as RemoteTurnDriver's (which `cairn run --server` checks in its constructor).
- */
-export function checkServerUrl(server: string): string {
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    throw new UsageError(`--server must be an http(s) URL (got "${server}").`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--server must be an http(s) URL (got "${server}").`);
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `Refusing to send the token over plain http to ${url.host}: use an https:// address ` +
-        '(plain http is only for a server on this machine, e.g. http://127.0.0.1:8765).',
-    );
-  }
-  return server.replace(/\/+$/, '');
 }
 
 function serverToken(): string {

@@ -9,13 +9,12 @@ import {
   socketUrl,
   type TurnHandle,
 } from '../client';
-import { isLoopbackHost } from '../config/loopback';
 import { CairnError } from '../errors';
 import type { AnswerQuestionRequest, CairnEvent, Session, SessionMode, TurnStatus } from '../protocol';
 import { Deferred } from './deferred';
 import { RemoteFetch } from './remote-fetch';
+import { cairnServerUrl } from './server-url';
 import { TERMINAL_STATUS, type TurnDriver } from './turn-driver';
-import { UsageError } from './usage';
 
 export interface RemoteRunOptions {
   serverUrl: string;
@@ -46,20 +45,7 @@ export class RemoteTurnDriver implements TurnDriver {
   private readonly remoteFetch: RemoteFetch;
 
   constructor(private readonly options: RemoteRunOptions) {
-    this.base = options.serverUrl.replace(/\/+$/, '');
-    let url: URL;
-    try {
-      url = new URL(this.base);
-    } catch {
-      throw new UsageError(`--server must be an http(s) URL (got "${options.serverUrl}").`);
-    }
-    // The token travels in every request: only over TLS, unless it never leaves this machine.
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      throw new UsageError(
-        `Refusing to send the token over plain http to ${url.host}: use an https:// address ` +
-          '(plain http is only for a server on this machine, e.g. http://127.0.0.1:8765).',
-      );
-    }
+    this.base = cairnServerUrl(options.serverUrl);
     this.remoteFetch = new RemoteFetch(this.base);
   }
 
