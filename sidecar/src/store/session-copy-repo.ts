@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Db } from './database';
 import { newId, now } from './ids';
 import { indexSession } from './search-backfill';
@@ -29,16 +30,18 @@ export class SessionCopyRepo {
     db.function('cairn_new_id', { deterministic: false }, (prefix: unknown) => newId(String(prefix)));
   }
 
-  /** The tool calls a branch at this turn copies (their folders are copied before the rows). */
-  toolCallIdsUpTo(sessionId: string, turnOrdinal: number): string[] {
-    return (
-      this.db
-        .prepare(
-          `SELECT c.id FROM tool_calls c JOIN turns t ON t.id = c.turn_id
-           WHERE c.session_id = ? AND t.ordinal <= ?`,
-        )
-        .all(sessionId, turnOrdinal) as { id: string }[]
-    ).map((r) => r.id);
+  /**
+   * The result folders of the calls a branch at this turn copies (copied before the rows): each named by the
+   * folder its result file is in, since a branch's calls keep their parent's folder names, else by its id.
+   */
+  toolCallFoldersUpTo(sessionId: string, turnOrdinal: number): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.result_file FROM tool_calls c JOIN turns t ON t.id = c.turn_id
+         WHERE c.session_id = ? AND t.ordinal <= ?`,
+      )
+      .all(sessionId, turnOrdinal) as { id: string; result_file: string | null }[];
+    return [...new Set(rows.map((r) => (r.result_file ? path.basename(path.dirname(r.result_file)) : r.id)))];
   }
 
   /** One transaction: the branch exists whole or not at all, searchable as its parent is. */

@@ -285,6 +285,16 @@ describe('branching a session at a turn', () => {
     const second = branching.branch(first.id, firstTurns[1]!.id);
     expect(second.branched_from).toEqual({ session_id: first.id, turn_id: firstTurns[1]!.id });
     expect(store.turns.page(second.id, 10).turns.map((t) => t.prompt)).toEqual(['prompt 1', 'prompt 2']);
+    // A branch's calls keep their parent's folder names: a branch of it copies those folders.
+    const secondCalls = store.db
+      .prepare('SELECT id FROM tool_calls WHERE session_id = ? ORDER BY rowid')
+      .pluck()
+      .all(second.id) as string[];
+    const toolCalls = new ToolCallService({ store, files });
+    expect(secondCalls.map((id) => toolCalls.get(id).result)).toEqual([
+      `result 1\n`.repeat(20),
+      `result 2\n`.repeat(20),
+    ]);
     expect(modelView(second.id)).toEqual(
       modelView(
         first.id,

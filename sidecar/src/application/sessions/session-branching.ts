@@ -41,7 +41,7 @@ export class SessionBranching {
       this.copyFiles(
         parentResultsDir,
         branchResultsDir,
-        store.sessionCopy.toolCallIdsUpTo(sessionId, turn.ordinal),
+        store.sessionCopy.toolCallFoldersUpTo(sessionId, turn.ordinal),
       );
       store.transaction(() => {
         store.sessionCopy.branch({
