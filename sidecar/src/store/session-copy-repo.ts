@@ -61,10 +61,12 @@ export class SessionCopyRepo {
     if (!turn) throw new Error(`turn ${copy.turnId} is not in session ${parentId}`);
     this.resetMaps();
     const time = now();
+    // No last_request: the parent's latest describes its whole history, not the branch's (its size estimate
+    // would count every message after it, which is all of the branch's).
     db.prepare(
       `INSERT INTO sessions (id, project_id, title, approval, mode, created_at, updated_at, last_request,
          branched_from_session_id, branched_from_turn_id)
-       SELECT ?, project_id, ?, approval, mode, ?, ?, last_request, id, ? FROM sessions WHERE id = ?`,
+       SELECT ?, project_id, ?, approval, mode, ?, ?, NULL, id, ? FROM sessions WHERE id = ?`,
     ).run(branchId, copy.title, time, time, copy.turnId, parentId);
 
     db.prepare(

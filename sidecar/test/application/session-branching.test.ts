@@ -137,12 +137,15 @@ afterEach(() => {
 
 describe('branching a session at a turn', () => {
   it('copies the history up to the turn and leaves the parent untouched', () => {
+    store.sessions.setLastRequest(parent.id, { version: 3, last_message_id: 99, input_tokens: 150_000 });
     const before = snapshot(parent.id);
     const branch = branching.branch(parent.id, turns[1]!.turn.id);
     expect(snapshot(parent.id)).toEqual(before);
 
     expect(branch.branched_from).toEqual({ session_id: parent.id, turn_id: turns[1]!.turn.id });
     expect(branch.title).toBe('Analysis (branch)');
+    // The parent's latest request measured its whole history, not the branch's.
+    expect(store.sessions.lastRequest(branch.id)).toBeNull();
     expect(branch.project_id).toBe(parent.project_id);
     expect(store.sessions.branches(parent.id).map((b) => b.session_id)).toEqual([branch.id]);
 
