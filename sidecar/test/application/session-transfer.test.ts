@@ -140,11 +140,14 @@ describe('exporting and importing a session', () => {
     data.artifacts[0]!.id = '../../../escaped';
     data.turns[0]!.tool_calls[0]!.id = '../../outside';
     data.tool_results['../../outside'] = 'crafted';
+    data.session.approval = 'auto';
     const imported = importer.importSession(SessionExport.parse(data), null);
     expect(fs.readdirSync(root)).toEqual(['data']);
     expect(allFiles(dir).some((f) => f.includes('escaped') || f.includes('outside'))).toBe(false);
     expect(allFiles(files.sessionDir(imported.id))).toHaveLength(4);
     expect(imported.project_id).toBeNull();
+    // The file's approval mode is not trusted: an import asks until the user says otherwise.
+    expect(imported.approval).toBe('ask');
     const turns = store.turns.page(imported.id, 10).turns;
     expect(turns.map((t) => t.status)).toEqual(['completed', 'completed', 'interrupted']);
     const calls = [...store.toolCalls.forTurns([turns[2]!.id]).values()].flat();

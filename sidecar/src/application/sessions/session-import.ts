@@ -78,7 +78,8 @@ export class SessionImporter {
           id: sessionId,
           projectId,
           title: data.session.title,
-          approval: data.session.approval,
+          // Never the file's: an export can carry "auto" and turns written to steer the model. Users raise it.
+          approval: 'ask',
           mode,
         });
         const messageIds = new Map<number, number>();
