@@ -195,6 +195,41 @@ describe('branching a session at a turn', () => {
     ).toEqual(['ls *']);
   });
 
+  it('brings a call still running in the parent over interrupted, its pending question closed', () => {
+    const t2 = turns[1]!.turn;
+    const call = store.toolCalls.create({
+      sessionId: parent.id,
+      turnId: t2.id,
+      toolUseId: 'toolu_bg',
+      name: 'Bash',
+      input: { command: 'sleep 100' },
+      status: 'waiting_approval',
+      background: true,
+    });
+    store.questions.create({
+      sessionId: parent.id,
+      turnId: t2.id,
+      toolCallId: call.id,
+      kind: 'approval',
+      question: 'allow rm?',
+      options: null,
+      tool: null,
+    });
+    const branch = branching.branch(parent.id, t2.id);
+    const ids = store.turns.page(branch.id, 10).turns.map((t) => t.id);
+    const calls = [...store.toolCalls.forTurns(ids).values()].flat();
+    expect(calls.map((c) => c.status)).toEqual(['completed', 'completed', 'interrupted']);
+    expect(store.toolCalls.background(branch.id, 100).filter((c) => c.status === 'running')).toEqual([]);
+    const questions = [...store.questions.forTurns(ids).values()].flat();
+    expect(questions.map((q) => [q.question, q.status])).toEqual([
+      ['Which one?', 'answered'],
+      ['allow rm?', 'closed'],
+    ]);
+    expect(store.questions.pending(branch.id)).toEqual([]);
+    // The parent's own call still runs there.
+    expect(store.toolCalls.get(call.id)!.status).toBe('waiting_approval');
+  });
+
   it("copies the journal of those turns with the copies' ids", () => {
     const branch = branching.branch(parent.id, turns[1]!.turn.id);
     const events = store.events.after(branch.id, 0);
