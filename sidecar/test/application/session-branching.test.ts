@@ -230,6 +230,22 @@ describe('branching a session at a turn', () => {
     expect(store.toolCalls.get(call.id)!.status).toBe('waiting_approval');
   });
 
+  it('copies no file a symlink in the parent points at, outside its folder', () => {
+    const secret = path.join(dir, 'secret.txt');
+    fs.writeFileSync(secret, 'TOP SECRET KEY');
+    const artifact = store.artifacts.forSession(parent.id)[0]!;
+    fs.rmSync(artifact.path);
+    fs.symlinkSync(secret, artifact.path);
+    const resultDir = path.dirname(store.toolCalls.get(turns[0]!.toolCallId)!.result_file!);
+    fs.symlinkSync(secret, path.join(resultDir, 'planted.txt'));
+    const branch = branching.branch(parent.id, turns[0]!.turn.id);
+    expect(store.artifacts.forSession(branch.id)).toEqual([]);
+    const copied = allFiles(files.sessionDir(branch.id));
+    expect(copied.some((f) => f.endsWith('planted.txt'))).toBe(false);
+    expect(copied.map((f) => fs.readFileSync(f, 'utf8')).join('')).not.toContain('TOP SECRET');
+    expect(copied.some((f) => f.endsWith('result.txt'))).toBe(true);
+  });
+
   it("copies the journal of those turns with the copies' ids", () => {
     const branch = branching.branch(parent.id, turns[1]!.turn.id);
     const events = store.events.after(branch.id, 0);
