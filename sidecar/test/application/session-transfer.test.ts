@@ -177,4 +177,26 @@ describe('exporting and importing a session', () => {
     expect(text).toContain('Which one?');
     expect(text).toContain('Answer: a');
   });
+
+  it('keeps the Markdown whole after a reply with an open code fence or a crafted artifact type', () => {
+    const [first] = store.turns.page(parent.id, 10).turns;
+    store.messages.append({
+      sessionId: parent.id,
+      turnId: first!.id,
+      role: 'assistant',
+      content: [{ type: 'text', text: 'cut off:\n```python\nprint("cut")' }],
+    });
+    store.events.append(parent.id, {
+      type: 'kernel.display',
+      turn_id: first!.id,
+      kernel: 'default',
+      execution_id: `exe_${parent.id}_1`,
+      text: null,
+      artifacts: [{ id: 'art_crafted', mime: 'text/x](javascript:alert(1))', bytes: 1 }],
+    } as never);
+    const { text } = exporter.markdown(parent.id);
+    // The open block is closed right after the reply, so the next heading is a heading.
+    expect(text).toContain('print("cut")\n```\n');
+    expect(text).toContain('[art_crafted (text/xjavascriptalert1)](artifacts/art_crafted.xjavascriptalert1)');
+  });
 });
