@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchService } from '../../src/application/search/search-service';
+import { renderMarkdown } from '../../src/application/sessions/export-markdown';
 import { SessionExporter } from '../../src/application/sessions/session-export';
 import { SessionImporter } from '../../src/application/sessions/session-import';
 import { ToolCallService } from '../../src/application/turns/tool-call-service';
@@ -153,6 +154,35 @@ describe('exporting and importing a session', () => {
     const calls = [...store.toolCalls.forTurns([turns[2]!.id]).values()].flat();
     expect(calls.map((c) => c.status)).toEqual(['interrupted']);
     expect(store.contextVersions.head(imported.id)).toMatchObject({ number: 1, first_message_id: null });
+  });
+
+  it('drops journal lines that are not events, so what reads the journal later does not trip', () => {
+    const data = exporter.json(parent.id);
+    const execution = `exe_${parent.id}_1`;
+    const broken = [
+      { type: 'kernel.display', execution_id: execution, text: 'x' },
+      { type: 'no.such.event', turn_id: null },
+    ];
+    data.events += broken.map((e) => `${JSON.stringify(e)}\n`).join('');
+    const imported = importer.importSession(SessionExport.parse(data), parent.project_id);
+    const events = store.events.after(imported.id, 0);
+    expect(events.map((e) => e.type)).toEqual(store.events.after(parent.id, 0).map((e) => e.type));
+    expect(exporter.markdown(imported.id).text).toContain('print(1)');
+    // Markdown is written from any journal: a display without artifacts renders its text.
+    const base = { seq: 1, session_id: parent.id, turn_id: null, time: '', kernel: 'default' };
+    const kernelEvents = [
+      {
+        ...base,
+        type: 'kernel.execution_started',
+        execution_id: execution,
+        code: 'plot()',
+        tool_call_id: null,
+      },
+      { ...base, ...broken[0] },
+    ] as never[];
+    const text = renderMarkdown({ session: parent, turns: [], results: new Map(), kernelEvents });
+    expect(text).toContain('plot()');
+    expect(text).toContain('```\nx\n```');
   });
 
   it('refuses an unknown project', () => {

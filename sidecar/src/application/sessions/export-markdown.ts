@@ -121,14 +121,15 @@ function cellsByTurn(events: CairnEvent[]): Map<string | null, Cell[]> {
 
 interface RichEvent {
   text: string | null;
-  artifacts: { id: string; mime: string }[];
+  artifacts?: { id: string; mime: string }[];
 }
 
 /** Plain text inline; images and other saved outputs by name, as the JSON export's artifacts hold them. */
 function rich(output: RichEvent): string[] {
   const parts: string[] = [];
   if (output.text) parts.push(clipped(output.text));
-  for (const a of output.artifacts) {
+  // Imports are checked; still, a display without artifacts must not break every export of the session.
+  for (const a of output.artifacts ?? []) {
     const mime = safeMime(a.mime);
     const name = `artifacts/${a.id}${extension(mime)}`;
     parts.push(mime.startsWith('image/') ? `![${a.id}](${name})` : `[${a.id} (${mime})](${name})`, '');
@@ -156,7 +157,7 @@ function safeMime(mime: string): string {
  * Raw text (a model's reply, an answer, an error) with any code fence it leaves open closed after it: a reply
  * cut off mid-block must not turn the rest of the document into code.
  */
-export function closeFences(text: string): string {
+function closeFences(text: string): string {
   let open: { char: string; length: number } | null = null;
   for (const line of text.split('\n')) {
     const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
