@@ -185,6 +185,25 @@ describe('exporting and importing a session', () => {
     expect(text).toContain('```\nx\n```');
   });
 
+  it("moves paths from a Windows exporter's data folder into this one", () => {
+    const data = exporter.json(parent.id);
+    // The same export as Windows writes it: C:\ paths with backslashes in every string.
+    const windows = (text: string) =>
+      text
+        .split(files.sessionDir(parent.id))
+        .join(`C:\\Users\\alice\\AppData\\Cairn\\sessions\\${parent.id}`);
+    const fromWindows = JSON.parse(JSON.stringify(data), (_, v) =>
+      typeof v === 'string'
+        ? windows(v).replace(/(C:\\[^\s)]*)/g, (p: string) => p.split('/').join('\\'))
+        : v,
+    );
+    expect(JSON.stringify(fromWindows)).toContain('\\\\tool-calls\\\\');
+    const imported = importer.importSession(SessionExport.parse(fromWindows), parent.project_id);
+    const [turn] = exporter.json(imported.id).turns;
+    const toolResult = turn!.messages[2]!.content[0] as unknown as { content: string };
+    expect(toolResult.content).toContain(`(in full: ${turn!.tool_calls[0]!.result_file})`);
+  });
+
   it('refuses an unknown project', () => {
     const data = exporter.json(parent.id);
     expect(() => importer.importSession(data, 'prj_missing')).toThrow(

@@ -69,11 +69,19 @@ export class SessionImporter {
       if (typeof execution === 'string' && !ids.get(execution)) ids.set(execution, newId('exe'));
     }
     const sessionDir = files.sessionDir(sessionId);
-    const pathPattern = new RegExp(`[^\\s"'\`]*[\\\\/]sessions[\\\\/]${sessionId}[\\\\/]`, 'g');
-    // Paths into the exporting machine's data folder, once their ids are mapped, point into this one.
-    const newPrefix = JSON.stringify(sessionDir + path.sep).slice(1, -1);
-    const moved = <T>(value: T): T =>
-      JSON.parse(JSON.stringify(ids.deep(value)).replace(pathPattern, () => newPrefix)) as T;
+    // Paths into the exporting machine's data folder, once their ids are mapped, point into this one, with
+    // this system's separators (an export from Windows names C:\…\sessions\ses_…\tool-calls\…). Matched in
+    // each string as it is, where a separator is one character (in JSON text a backslash is two).
+    const pathPattern = new RegExp(
+      `[^\\s"'\`]*[\\\\/]sessions[\\\\/]${sessionId}[\\\\/]([\\w.\\\\/-]*)`,
+      'g',
+    );
+    const movePath = (text: string) =>
+      text.replace(
+        pathPattern,
+        (_, rest: string) => sessionDir + path.sep + rest.split(/[\\/]/).join(path.sep),
+      );
+    const moved = <T>(value: T): T => ids.deep(value, movePath);
 
     try {
       const written = artifacts.map((a) => {
