@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchService } from '../../src/application/search/search-service';
 import { renderMarkdown } from '../../src/application/sessions/export-markdown';
+import { SessionBranching } from '../../src/application/sessions/session-branching';
 import { SessionExporter } from '../../src/application/sessions/session-export';
 import { SessionImporter } from '../../src/application/sessions/session-import';
 import { ToolCallService } from '../../src/application/turns/tool-call-service';
@@ -202,6 +203,20 @@ describe('exporting and importing a session', () => {
     const [turn] = exporter.json(imported.id).turns;
     const toolResult = turn!.messages[2]!.content[0] as unknown as { content: string };
     expect(toolResult.content).toContain(`(in full: ${turn!.tool_calls[0]!.result_file})`);
+  });
+
+  it('imports an export of a branch with its messages naming the results where they are', () => {
+    const branch = new SessionBranching({ store, files }).branch(
+      parent.id,
+      store.turns.page(parent.id, 10).turns[1]!.id,
+    );
+    const imported = importer.importSession(exporter.json(branch.id), parent.project_id);
+    const named = exporter
+      .json(imported.id)
+      .turns.flatMap((t) => t.messages.map((m) => /in full: ([^)]+)\)/.exec(JSON.stringify(m.content))?.[1]))
+      .filter((p) => p !== undefined);
+    expect(named).toHaveLength(2);
+    for (const file of named) expect(fs.readFileSync(file, 'utf8')).toMatch(/^result \d/);
   });
 
   it('refuses an unknown project', () => {

@@ -50,7 +50,12 @@ export class SessionImporter {
     ids.set(data.session.id, sessionId);
     for (const turn of data.turns) {
       ids.set(turn.id, newId('trn'));
-      for (const call of turn.tool_calls) ids.set(call.id, newId('tc'));
+      for (const call of turn.tool_calls) {
+        const newCallId = ids.set(call.id, newId('tc'));
+        // A branch's calls keep their parent's folder names: paths to those name the new call's folder too.
+        const folder = call.result_file?.split(/[\\/]/).at(-2);
+        if (folder && folder !== call.id) ids.set(folder, newCallId);
+      }
       for (const question of turn.questions) ids.set(question.id, newId('q'));
     }
     const artifacts = data.artifacts.map((a) => ({
