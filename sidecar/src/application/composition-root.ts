@@ -403,7 +403,7 @@ function buildServices(store: Store, options: BuildOptions) {
     sessions,
     branching: new SessionBranching({ store, files }),
     sessionExport: new SessionExporter({ store, files }),
-    sessionImport: new SessionImporter({ store, files, conversationOnly }),
+    sessionImport: new SessionImporter({ store, files, conversationOnly, logger }),
     turns: new TurnService({ store, runtime }),
     forks,
     toolCalls: new ToolCallService({ store, files }),

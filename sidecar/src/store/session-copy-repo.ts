@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Db } from './database';
 import { newId, now } from './ids';
 import { indexSession } from './search-backfill';
@@ -29,16 +30,18 @@ export class SessionCopyRepo {
     db.function('cairn_new_id', { deterministic: false }, (prefix: unknown) => newId(String(prefix)));
   }
 
-  /** The tool calls a branch at this turn copies (their folders are copied before the rows). */
-  toolCallIdsUpTo(sessionId: string, turnOrdinal: number): string[] {
-    return (
-      this.db
-        .prepare(
-          `SELECT c.id FROM tool_calls c JOIN turns t ON t.id = c.turn_id
-           WHERE c.session_id = ? AND t.ordinal <= ?`,
-        )
-        .all(sessionId, turnOrdinal) as { id: string }[]
-    ).map((r) => r.id);
+  /**
+   * The result folders of the calls a branch at this turn copies (copied before the rows): each named by the
+   * folder its result file is in, since a branch's calls keep their parent's folder names, else by its id.
+   */
+  toolCallFoldersUpTo(sessionId: string, turnOrdinal: number): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.result_file FROM tool_calls c JOIN turns t ON t.id = c.turn_id
+         WHERE c.session_id = ? AND t.ordinal <= ?`,
+      )
+      .all(sessionId, turnOrdinal) as { id: string; result_file: string | null }[];
+    return [...new Set(rows.map((r) => (r.result_file ? path.basename(path.dirname(r.result_file)) : r.id)))];
   }
 
   /** One transaction: the branch exists whole or not at all, searchable as its parent is. */
@@ -58,10 +61,12 @@ export class SessionCopyRepo {
     if (!turn) throw new Error(`turn ${copy.turnId} is not in session ${parentId}`);
     this.resetMaps();
     const time = now();
+    // No last_request: the parent's latest describes its whole history, not the branch's (its size estimate
+    // would count every message after it, which is all of the branch's).
     db.prepare(
       `INSERT INTO sessions (id, project_id, title, approval, mode, created_at, updated_at, last_request,
          branched_from_session_id, branched_from_turn_id)
-       SELECT ?, project_id, ?, approval, mode, ?, ?, last_request, id, ? FROM sessions WHERE id = ?`,
+       SELECT ?, project_id, ?, approval, mode, ?, ?, NULL, id, ? FROM sessions WHERE id = ?`,
     ).run(branchId, copy.title, time, time, copy.turnId, parentId);
 
     db.prepare(
@@ -131,7 +136,11 @@ export class SessionCopyRepo {
     ).run(copy.branchId, jsonEscaped(copy.parentResultsDir), jsonEscaped(copy.branchResultsDir));
   }
 
-  /** Result files keep their folder names under the branch's folder, so paths in messages move by prefix. */
+  /**
+   * Result files keep their folder names under the branch's folder, so paths in messages move by prefix.
+   * A call still running in the parent (a background one) runs nowhere in the branch: it comes over
+   * interrupted, as an import brings it, and its pending questions closed (no one waits on their answer).
+   */
   private copyToolCalls(copy: BranchCopy): void {
     const { db } = this;
     db.prepare(
@@ -141,12 +150,14 @@ export class SessionCopyRepo {
     db.prepare(
       `INSERT INTO tool_calls (id, session_id, turn_id, tool_use_id, name, input, status, is_error, preview,
          result_file, started_at, finished_at, duration_ms, parent_tool_call_id, background, exit_code, meta)
-       SELECT cm.new, ?, tm.new, tool_use_id, name, input, status, is_error, preview,
+       SELECT cm.new, ?, tm.new, tool_use_id, name, input,
+         CASE WHEN status IN ('running', 'waiting_approval') THEN 'interrupted' ELSE status END, is_error, preview,
          CASE WHEN result_file IS NULL THEN NULL ELSE ? || substr(result_file, ? + 1) END,
-         started_at, finished_at, duration_ms, pm.new, background, exit_code, meta
+         started_at, CASE WHEN status IN ('running', 'waiting_approval') THEN COALESCE(finished_at, ?) ELSE finished_at END,
+         duration_ms, pm.new, background, exit_code, meta
        FROM tool_calls c JOIN temp.copy_calls cm ON cm.old = c.id JOIN temp.copy_turns tm ON tm.old = c.turn_id
        LEFT JOIN temp.copy_calls pm ON pm.old = c.parent_tool_call_id ORDER BY c.rowid`,
-    ).run(copy.branchId, copy.branchResultsDir, copy.parentResultsDir.length);
+    ).run(copy.branchId, copy.branchResultsDir, copy.parentResultsDir.length, now());
   }
 
   private copyQuestions(branchId: string): void {
@@ -158,7 +169,8 @@ export class SessionCopyRepo {
     db.prepare(
       `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, status, answer,
          created_at, answered_at, permission, fork_id)
-       SELECT qm.new, ?, tm.new, cm.new, kind, question, options, tool, status, answer, created_at, answered_at,
+       SELECT qm.new, ?, tm.new, cm.new, kind, question, options, tool,
+         CASE WHEN status = 'pending' THEN 'closed' ELSE status END, answer, created_at, answered_at,
          permission, fork_id
        FROM questions q JOIN temp.copy_questions qm ON qm.old = q.id JOIN temp.copy_turns tm ON tm.old = q.turn_id
        LEFT JOIN temp.copy_calls cm ON cm.old = q.tool_call_id ORDER BY q.rowid`,

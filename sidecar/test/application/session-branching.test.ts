@@ -137,12 +137,15 @@ afterEach(() => {
 
 describe('branching a session at a turn', () => {
   it('copies the history up to the turn and leaves the parent untouched', () => {
+    store.sessions.setLastRequest(parent.id, { version: 3, last_message_id: 99, input_tokens: 150_000 });
     const before = snapshot(parent.id);
     const branch = branching.branch(parent.id, turns[1]!.turn.id);
     expect(snapshot(parent.id)).toEqual(before);
 
     expect(branch.branched_from).toEqual({ session_id: parent.id, turn_id: turns[1]!.turn.id });
     expect(branch.title).toBe('Analysis (branch)');
+    // The parent's latest request measured its whole history, not the branch's.
+    expect(store.sessions.lastRequest(branch.id)).toBeNull();
     expect(branch.project_id).toBe(parent.project_id);
     expect(store.sessions.branches(parent.id).map((b) => b.session_id)).toEqual([branch.id]);
 
@@ -190,6 +193,57 @@ describe('branching a session at a turn', () => {
     expect(
       store.db.prepare('SELECT pattern FROM permission_rules WHERE session_id = ?').pluck().all(branch.id),
     ).toEqual(['ls *']);
+  });
+
+  it('brings a call still running in the parent over interrupted, its pending question closed', () => {
+    const t2 = turns[1]!.turn;
+    const call = store.toolCalls.create({
+      sessionId: parent.id,
+      turnId: t2.id,
+      toolUseId: 'toolu_bg',
+      name: 'Bash',
+      input: { command: 'sleep 100' },
+      status: 'waiting_approval',
+      background: true,
+    });
+    store.questions.create({
+      sessionId: parent.id,
+      turnId: t2.id,
+      toolCallId: call.id,
+      kind: 'approval',
+      question: 'allow rm?',
+      options: null,
+      tool: null,
+    });
+    const branch = branching.branch(parent.id, t2.id);
+    const ids = store.turns.page(branch.id, 10).turns.map((t) => t.id);
+    const calls = [...store.toolCalls.forTurns(ids).values()].flat();
+    expect(calls.map((c) => c.status)).toEqual(['completed', 'completed', 'interrupted']);
+    expect(store.toolCalls.background(branch.id, 100).filter((c) => c.status === 'running')).toEqual([]);
+    const questions = [...store.questions.forTurns(ids).values()].flat();
+    expect(questions.map((q) => [q.question, q.status])).toEqual([
+      ['Which one?', 'answered'],
+      ['allow rm?', 'closed'],
+    ]);
+    expect(store.questions.pending(branch.id)).toEqual([]);
+    // The parent's own call still runs there.
+    expect(store.toolCalls.get(call.id)!.status).toBe('waiting_approval');
+  });
+
+  it('copies no file a symlink in the parent points at, outside its folder', () => {
+    const secret = path.join(dir, 'secret.txt');
+    fs.writeFileSync(secret, 'TOP SECRET KEY');
+    const artifact = store.artifacts.forSession(parent.id)[0]!;
+    fs.rmSync(artifact.path);
+    fs.symlinkSync(secret, artifact.path);
+    const resultDir = path.dirname(store.toolCalls.get(turns[0]!.toolCallId)!.result_file!);
+    fs.symlinkSync(secret, path.join(resultDir, 'planted.txt'));
+    const branch = branching.branch(parent.id, turns[0]!.turn.id);
+    expect(store.artifacts.forSession(branch.id)).toEqual([]);
+    const copied = allFiles(files.sessionDir(branch.id));
+    expect(copied.some((f) => f.endsWith('planted.txt'))).toBe(false);
+    expect(copied.map((f) => fs.readFileSync(f, 'utf8')).join('')).not.toContain('TOP SECRET');
+    expect(copied.some((f) => f.endsWith('result.txt'))).toBe(true);
   });
 
   it("copies the journal of those turns with the copies' ids", () => {
@@ -285,6 +339,16 @@ describe('branching a session at a turn', () => {
     const second = branching.branch(first.id, firstTurns[1]!.id);
     expect(second.branched_from).toEqual({ session_id: first.id, turn_id: firstTurns[1]!.id });
     expect(store.turns.page(second.id, 10).turns.map((t) => t.prompt)).toEqual(['prompt 1', 'prompt 2']);
+    // A branch's calls keep their parent's folder names: a branch of it copies those folders.
+    const secondCalls = store.db
+      .prepare('SELECT id FROM tool_calls WHERE session_id = ? ORDER BY rowid')
+      .pluck()
+      .all(second.id) as string[];
+    const toolCalls = new ToolCallService({ store, files });
+    expect(secondCalls.map((id) => toolCalls.get(id).result)).toEqual([
+      `result 1\n`.repeat(20),
+      `result 2\n`.repeat(20),
+    ]);
     expect(modelView(second.id)).toEqual(
       modelView(
         first.id,

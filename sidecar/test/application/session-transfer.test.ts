@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchService } from '../../src/application/search/search-service';
+import { renderMarkdown } from '../../src/application/sessions/export-markdown';
+import { SessionBranching } from '../../src/application/sessions/session-branching';
 import { SessionExporter } from '../../src/application/sessions/session-export';
 import { SessionImporter } from '../../src/application/sessions/session-import';
 import { ToolCallService } from '../../src/application/turns/tool-call-service';
@@ -140,16 +142,81 @@ describe('exporting and importing a session', () => {
     data.artifacts[0]!.id = '../../../escaped';
     data.turns[0]!.tool_calls[0]!.id = '../../outside';
     data.tool_results['../../outside'] = 'crafted';
+    data.session.approval = 'auto';
     const imported = importer.importSession(SessionExport.parse(data), null);
     expect(fs.readdirSync(root)).toEqual(['data']);
     expect(allFiles(dir).some((f) => f.includes('escaped') || f.includes('outside'))).toBe(false);
     expect(allFiles(files.sessionDir(imported.id))).toHaveLength(4);
     expect(imported.project_id).toBeNull();
+    // The file's approval mode is not trusted: an import asks until the user says otherwise.
+    expect(imported.approval).toBe('ask');
     const turns = store.turns.page(imported.id, 10).turns;
     expect(turns.map((t) => t.status)).toEqual(['completed', 'completed', 'interrupted']);
     const calls = [...store.toolCalls.forTurns([turns[2]!.id]).values()].flat();
     expect(calls.map((c) => c.status)).toEqual(['interrupted']);
     expect(store.contextVersions.head(imported.id)).toMatchObject({ number: 1, first_message_id: null });
+  });
+
+  it('drops journal lines that are not events, so what reads the journal later does not trip', () => {
+    const data = exporter.json(parent.id);
+    const execution = `exe_${parent.id}_1`;
+    const broken = [
+      { type: 'kernel.display', execution_id: execution, text: 'x' },
+      { type: 'no.such.event', turn_id: null },
+    ];
+    data.events += broken.map((e) => `${JSON.stringify(e)}\n`).join('');
+    const imported = importer.importSession(SessionExport.parse(data), parent.project_id);
+    const events = store.events.after(imported.id, 0);
+    expect(events.map((e) => e.type)).toEqual(store.events.after(parent.id, 0).map((e) => e.type));
+    expect(exporter.markdown(imported.id).text).toContain('print(1)');
+    // Markdown is written from any journal: a display without artifacts renders its text.
+    const base = { seq: 1, session_id: parent.id, turn_id: null, time: '', kernel: 'default' };
+    const kernelEvents = [
+      {
+        ...base,
+        type: 'kernel.execution_started',
+        execution_id: execution,
+        code: 'plot()',
+        tool_call_id: null,
+      },
+      { ...base, ...broken[0] },
+    ] as never[];
+    const text = renderMarkdown({ session: parent, turns: [], results: new Map(), kernelEvents });
+    expect(text).toContain('plot()');
+    expect(text).toContain('```\nx\n```');
+  });
+
+  it("moves paths from a Windows exporter's data folder into this one", () => {
+    const data = exporter.json(parent.id);
+    // The same export as Windows writes it: C:\ paths with backslashes in every string.
+    const windows = (text: string) =>
+      text
+        .split(files.sessionDir(parent.id))
+        .join(`C:\\Users\\alice\\AppData\\Cairn\\sessions\\${parent.id}`);
+    const fromWindows = JSON.parse(JSON.stringify(data), (_, v) =>
+      typeof v === 'string'
+        ? windows(v).replace(/(C:\\[^\s)]*)/g, (p: string) => p.split('/').join('\\'))
+        : v,
+    );
+    expect(JSON.stringify(fromWindows)).toContain('\\\\tool-calls\\\\');
+    const imported = importer.importSession(SessionExport.parse(fromWindows), parent.project_id);
+    const [turn] = exporter.json(imported.id).turns;
+    const toolResult = turn!.messages[2]!.content[0] as unknown as { content: string };
+    expect(toolResult.content).toContain(`(in full: ${turn!.tool_calls[0]!.result_file})`);
+  });
+
+  it('imports an export of a branch with its messages naming the results where they are', () => {
+    const branch = new SessionBranching({ store, files }).branch(
+      parent.id,
+      store.turns.page(parent.id, 10).turns[1]!.id,
+    );
+    const imported = importer.importSession(exporter.json(branch.id), parent.project_id);
+    const named = exporter
+      .json(imported.id)
+      .turns.flatMap((t) => t.messages.map((m) => /in full: ([^)]+)\)/.exec(JSON.stringify(m.content))?.[1]))
+      .filter((p) => p !== undefined);
+    expect(named).toHaveLength(2);
+    for (const file of named) expect(fs.readFileSync(file, 'utf8')).toMatch(/^result \d/);
   });
 
   it('refuses an unknown project', () => {
@@ -173,5 +240,27 @@ describe('exporting and importing a session', () => {
     expect(text).toMatch(/!\[art_[^\]]+\]\(artifacts\/art_[^)]+\.png\)/);
     expect(text).toContain('Which one?');
     expect(text).toContain('Answer: a');
+  });
+
+  it('keeps the Markdown whole after a reply with an open code fence or a crafted artifact type', () => {
+    const [first] = store.turns.page(parent.id, 10).turns;
+    store.messages.append({
+      sessionId: parent.id,
+      turnId: first!.id,
+      role: 'assistant',
+      content: [{ type: 'text', text: 'cut off:\n```python\nprint("cut")' }],
+    });
+    store.events.append(parent.id, {
+      type: 'kernel.display',
+      turn_id: first!.id,
+      kernel: 'default',
+      execution_id: `exe_${parent.id}_1`,
+      text: null,
+      artifacts: [{ id: 'art_crafted', mime: 'text/x](javascript:alert(1))', bytes: 1 }],
+    } as never);
+    const { text } = exporter.markdown(parent.id);
+    // The open block is closed right after the reply, so the next heading is a heading.
+    expect(text).toContain('print("cut")\n```\n');
+    expect(text).toContain('[art_crafted (text/xjavascriptalert1)](artifacts/art_crafted.xjavascriptalert1)');
   });
 });

@@ -37,7 +37,7 @@ export function renderMarkdown({ session, turns, results, kernelEvents }: Markdo
         .map((b) => String(b.text))
         .join('\n\n')
         .trim();
-      if (text) out.push('### Assistant', '', text, '');
+      if (text) out.push('### Assistant', '', closeFences(text), '');
     }
     for (const call of turn.tool_calls) {
       out.push(
@@ -53,10 +53,10 @@ export function renderMarkdown({ session, turns, results, kernelEvents }: Markdo
     for (const cell of cells.get(turn.id) ?? []) out.push(...renderCell(cell));
     for (const q of turn.questions) {
       out.push(`### ${q.kind === 'approval' ? 'Approval' : 'Question'}`, '', quote(q.question), '');
-      out.push(`Answer: ${q.answer ?? `(${q.status})`}`, '');
+      out.push(`Answer: ${q.answer === null ? `(${q.status})` : closeFences(q.answer)}`, '');
     }
-    if (turn.answer) out.push('### Final answer', '', turn.answer, '');
-    if (turn.error) out.push(`**Error** (${turn.error.code}): ${turn.error.message}`, '');
+    if (turn.answer) out.push('### Final answer', '', closeFences(turn.answer), '');
+    if (turn.error) out.push(`**Error** (${turn.error.code}): ${closeFences(turn.error.message)}`, '');
     if (turn.usage) {
       const u = turn.usage;
       const cost = turn.cost === null ? '' : `, about $${turn.cost.toFixed(4)}`;
@@ -121,16 +121,18 @@ function cellsByTurn(events: CairnEvent[]): Map<string | null, Cell[]> {
 
 interface RichEvent {
   text: string | null;
-  artifacts: { id: string; mime: string }[];
+  artifacts?: { id: string; mime: string }[];
 }
 
 /** Plain text inline; images and other saved outputs by name, as the JSON export's artifacts hold them. */
 function rich(output: RichEvent): string[] {
   const parts: string[] = [];
   if (output.text) parts.push(clipped(output.text));
-  for (const a of output.artifacts) {
-    const name = `artifacts/${a.id}${extension(a.mime)}`;
-    parts.push(a.mime.startsWith('image/') ? `![${a.id}](${name})` : `[${a.id} (${a.mime})](${name})`, '');
+  // Imports are checked; still, a display without artifacts must not break every export of the session.
+  for (const a of output.artifacts ?? []) {
+    const mime = safeMime(a.mime);
+    const name = `artifacts/${a.id}${extension(mime)}`;
+    parts.push(mime.startsWith('image/') ? `![${a.id}](${name})` : `[${a.id} (${mime})](${name})`, '');
   }
   return parts;
 }
@@ -142,6 +144,31 @@ function renderCell(cell: Cell): string[] {
 function extension(mime: string): string {
   const sub = mime.split('/')[1] ?? 'bin';
   return `.${sub === 'svg+xml' ? 'svg' : sub === 'jpeg' ? 'jpg' : sub}`;
+}
+
+/** A mime type as link text and file extension: letters, digits and . + - only (it may come from an import). */
+function safeMime(mime: string): string {
+  const [type = '', sub = ''] = mime.toLowerCase().split('/');
+  const clean = (part: string) => part.replace(/[^a-z0-9.+-]/g, '');
+  return `${clean(type) || 'application'}/${clean(sub) || 'octet-stream'}`;
+}
+
+/**
+ * Raw text (a model's reply, an answer, an error) with any code fence it leaves open closed after it: a reply
+ * cut off mid-block must not turn the rest of the document into code.
+ */
+function closeFences(text: string): string {
+  let open: { char: string; length: number } | null = null;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!fence) continue;
+    const [char, length, rest] = [fence[1]![0]!, fence[1]!.length, fence[2]!];
+    if (!open) {
+      // A backtick fence's info string holds no backtick (else it is inline code, not a fence).
+      if (char === '~' || !rest.includes('`')) open = { char, length };
+    } else if (char === open.char && length >= open.length && rest.trim() === '') open = null;
+  }
+  return open ? `${text}\n${open.char.repeat(open.length)}` : text;
 }
 
 const isText = (b: ContentBlock): boolean => b.type === 'text' && typeof b.text === 'string';

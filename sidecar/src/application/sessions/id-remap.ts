@@ -31,9 +31,9 @@ export class IdRemap {
     return value.replace(this.pattern, (id) => this.map.get(id) ?? id);
   }
 
-  /** A deep copy of `value` with every string mapped (keys too: maps keyed by id). */
-  deep<T>(value: T): T {
-    return walk(value, (s) => this.text(s)) as T;
+  /** A deep copy of `value` with every string mapped (keys too: maps keyed by id), then passed to `then`. */
+  deep<T>(value: T, then: (s: string) => string = (s) => s): T {
+    return walk(value, (s) => then(this.text(s))) as T;
   }
 }
 

@@ -7,6 +7,7 @@ import type { Session } from '../../protocol';
 import { newId } from '../../store/ids';
 import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
+import { realFileInside } from './real-file-inside';
 
 /**
  * Branching: a new session in the same project whose history is the parent's up to and including one turn
@@ -41,7 +42,7 @@ export class SessionBranching {
       this.copyFiles(
         parentResultsDir,
         branchResultsDir,
-        store.sessionCopy.toolCallIdsUpTo(sessionId, turn.ordinal),
+        store.sessionCopy.toolCallFoldersUpTo(sessionId, turn.ordinal),
       );
       store.transaction(() => {
         store.sessionCopy.branch({
@@ -65,11 +66,13 @@ export class SessionBranching {
   private copyArtifacts(branchId: string, parentId: string): void {
     const { store, files } = this.deps;
     for (const artifact of store.sessionCopy.artifactsShown(branchId, parentId)) {
-      // A file gone from disk stays a dangling id, as it was in the parent.
-      if (!fs.existsSync(artifact.path)) continue;
+      // A file gone from disk, or one resolving outside the parent's folder (a symlink planted by code the
+      // session ran), stays a dangling id: the artifact route and the export refuse it there too.
+      const real = realFileInside(artifact.path, files.sessionDir(parentId));
+      if (!real) continue;
       const id = `art_${randomBytes(12).toString('base64url')}`;
       const target = path.join(files.sessionDir(branchId), 'artifacts', id + path.extname(artifact.path));
-      writeOwnerOnlyFile(target, fs.readFileSync(artifact.path));
+      writeOwnerOnlyFile(target, fs.readFileSync(real));
       store.sessionCopy.addArtifactCopy(branchId, artifact.id, id, target);
     }
   }
@@ -79,7 +82,13 @@ export class SessionBranching {
     makeOwnerOnlyDir(to);
     for (const name of [...callIds, 'compacted']) {
       const source = path.join(from, name);
-      if (fs.existsSync(source)) fs.cpSync(source, path.join(to, name), { recursive: true });
+      // Links are skipped, not followed: a result folder holds Cairn's files, never a link to elsewhere.
+      if (fs.existsSync(source) && !fs.lstatSync(source).isSymbolicLink()) {
+        fs.cpSync(source, path.join(to, name), {
+          recursive: true,
+          filter: (file) => !fs.lstatSync(file).isSymbolicLink(),
+        });
+      }
     }
   }
 }

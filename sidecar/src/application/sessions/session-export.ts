@@ -7,6 +7,7 @@ import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
 import { listTurnPage } from '../turns/turn-history';
 import { renderMarkdown } from './export-markdown';
+import { realFileInside } from './real-file-inside';
 
 /** The most an export may hold (and an import take): the JSON is built in memory, and sent in one piece. */
 export const EXPORT_LIMIT_BYTES = 256 * 1024 * 1024;
@@ -48,11 +49,10 @@ export class SessionExporter {
       toolResults[call.id] = result;
     }
     const artifacts: ExportedArtifact[] = [];
-    const root = realpathOrNull(files.sessionDir(sessionId));
     for (const record of store.artifacts.forSession(sessionId)) {
       // Rows are Cairn's own; still, only files under the session's folder are read.
-      const real = realpathOrNull(record.path);
-      if (!real || !root || !real.startsWith(root + path.sep)) continue;
+      const real = realFileInside(record.path, files.sessionDir(sessionId));
+      if (!real) continue;
       const data = fs.readFileSync(real).toString('base64');
       budget.spend(data.length);
       artifacts.push({
@@ -131,13 +131,5 @@ class Budget {
         `Session ${this.sessionId} is too large to export as JSON (over ${EXPORT_LIMIT_BYTES / 1024 / 1024} MB of results, artifacts and events): export it as Markdown (format=md) instead.`,
       );
     }
-  }
-}
-
-function realpathOrNull(file: string): string | null {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return null;
   }
 }

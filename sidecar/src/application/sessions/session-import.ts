@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeOwnerOnlyFile } from '../../config/owner-only-files';
 import { CairnError } from '../../errors';
-import type { Message, Session, SessionExport, TurnWithDetails } from '../../protocol';
+import { type Logger, silentLogger } from '../../log/logger';
+import {
+  CairnEvent,
+  type Message,
+  type Session,
+  type SessionExport,
+  type TurnWithDetails,
+} from '../../protocol';
 import { newId } from '../../store/ids';
 import type { Store } from '../../store/store';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
@@ -31,7 +38,9 @@ const EVENT_COLUMNS = new Set(['type', 'seq', 'session_id', 'turn_id', 'time']);
  * taken from the export), the journal re-appended in order. Turns that were running come back interrupted.
  */
 export class SessionImporter {
-  constructor(private readonly deps: { store: Store; files: ToolCallFiles; conversationOnly: boolean }) {}
+  constructor(
+    private readonly deps: { store: Store; files: ToolCallFiles; conversationOnly: boolean; logger?: Logger },
+  ) {}
 
   importSession(data: SessionExport, projectId: string | null): Session {
     const { store, files } = this.deps;
@@ -41,24 +50,43 @@ export class SessionImporter {
     ids.set(data.session.id, sessionId);
     for (const turn of data.turns) {
       ids.set(turn.id, newId('trn'));
-      for (const call of turn.tool_calls) ids.set(call.id, newId('tc'));
+      for (const call of turn.tool_calls) {
+        const newCallId = ids.set(call.id, newId('tc'));
+        // A branch's calls keep their parent's folder names: paths to those name the new call's folder too.
+        const folder = call.result_file?.split(/[\\/]/).at(-2);
+        if (folder && folder !== call.id) ids.set(folder, newCallId);
+      }
       for (const question of turn.questions) ids.set(question.id, newId('q'));
     }
     const artifacts = data.artifacts.map((a) => ({
       ...a,
       newId: ids.set(a.id, `art_${randomBytes(12).toString('base64url')}`),
     }));
-    const events = parseEvents(data.events);
+    const { events, dropped } = parseEvents(data.events);
+    if (dropped > 0) {
+      (this.deps.logger ?? silentLogger).warn('import dropped journal lines that are not Cairn events', {
+        session_id: sessionId,
+        dropped,
+      });
+    }
     for (const event of events) {
       const execution = event.execution_id;
       if (typeof execution === 'string' && !ids.get(execution)) ids.set(execution, newId('exe'));
     }
     const sessionDir = files.sessionDir(sessionId);
-    const pathPattern = new RegExp(`[^\\s"'\`]*[\\\\/]sessions[\\\\/]${sessionId}[\\\\/]`, 'g');
-    // Paths into the exporting machine's data folder, once their ids are mapped, point into this one.
-    const newPrefix = JSON.stringify(sessionDir + path.sep).slice(1, -1);
-    const moved = <T>(value: T): T =>
-      JSON.parse(JSON.stringify(ids.deep(value)).replace(pathPattern, () => newPrefix)) as T;
+    // Paths into the exporting machine's data folder, once their ids are mapped, point into this one, with
+    // this system's separators (an export from Windows names C:\…\sessions\ses_…\tool-calls\…). Matched in
+    // each string as it is, where a separator is one character (in JSON text a backslash is two).
+    const pathPattern = new RegExp(
+      `[^\\s"'\`]*[\\\\/]sessions[\\\\/]${sessionId}[\\\\/]([\\w.\\\\/-]*)`,
+      'g',
+    );
+    const movePath = (text: string) =>
+      text.replace(
+        pathPattern,
+        (_, rest: string) => sessionDir + path.sep + rest.split(/[\\/]/).join(path.sep),
+      );
+    const moved = <T>(value: T): T => ids.deep(value, movePath);
 
     try {
       const written = artifacts.map((a) => {
@@ -78,7 +106,8 @@ export class SessionImporter {
           id: sessionId,
           projectId,
           title: data.session.title,
-          approval: data.session.approval,
+          // Never the file's: an export can carry "auto" and turns written to steer the model. Users raise it.
+          approval: 'ask',
           mode,
         });
         const messageIds = new Map<number, number>();
@@ -160,28 +189,24 @@ export class SessionImporter {
   }
 }
 
-/** The journal's lines; a line that is not an event object is a broken export. */
-function parseEvents(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        throw new CairnError('bad_request', `Invalid export: events line ${i + 1} is not JSON.`);
-      }
-      if (
-        value === null ||
-        typeof value !== 'object' ||
-        typeof (value as { type?: unknown }).type !== 'string'
-      ) {
-        throw new CairnError(
-          'bad_request',
-          `Invalid export: events line ${i + 1} is not an event (no type).`,
-        );
-      }
-      return value as Record<string, unknown>;
-    });
+/**
+ * The journal's events. A line that is not JSON is a broken export; one that is not an event as this version
+ * writes them (a shape the UI, the notebook and the Markdown export would trip on) is dropped and counted.
+ */
+function parseEvents(text: string): { events: Record<string, unknown>[]; dropped: number } {
+  const events: Record<string, unknown>[] = [];
+  let dropped = 0;
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  for (const [i, line] of lines.entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new CairnError('bad_request', `Invalid export: events line ${i + 1} is not JSON.`);
+    }
+    const event = CairnEvent.safeParse(value);
+    if (event.success) events.push(event.data as Record<string, unknown>);
+    else dropped++;
+  }
+  return { events, dropped };
 }
