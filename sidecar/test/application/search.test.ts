@@ -117,6 +117,14 @@ describe('search', () => {
     expect(refs('了然')).toEqual([]);
   });
 
+  it('marks a match whose accent is written decomposed, in the text or the query', () => {
+    const id = say(session(), 'Opened /Users/me/cafe\u0301 noir.txt and the Cafe\u0301 menu');
+    const hit = find('cafe').hits[0]!;
+    expect(hit.ref).toBe(id);
+    expect(marked(hit)).toEqual(['café', 'café']);
+    expect(marked(find('cafe\u0301').hits[0]!)).toEqual(['café', 'café']);
+  });
+
   it('folds case and accents the same way in the index, the query and the marks', () => {
     const id = say(session(), 'Ordered a CAFÉ crème at the Naïve Café');
     expect(refs('cafe')).toEqual([id]);

@@ -63,7 +63,9 @@ export function makeSnippet(
   terms: readonly string[],
   size = SNIPPET_CHARS,
 ): { snippet: string; match_ranges: MatchRange[] } {
-  const text = original.replace(/\s+/gu, ' ').trim();
+  // Composed first: a decomposed accent (macOS file names are NFD) folds char by char only once composed.
+  const text = original.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  terms = terms.map((term) => term.normalize('NFC'));
   const first = findMatches(text, terms)[0];
   let start = first ? Math.max(0, first.start - LEAD) : 0;
   let end = Math.min(text.length, start + size);
