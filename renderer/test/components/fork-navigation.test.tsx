@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ForkInfo, Session, TurnPage } from '../../../sidecar/src/protocol';
+import type { ForkInfo, TurnPage } from '../../../sidecar/src/protocol';
 import { capabilitiesBody } from '../../../sidecar/test/support/api-bodies';
 import { App } from '../../src/components/App';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { fakeSocketServer } from '../support/fake-socket';
+import { session } from '../support/sessions-backend';
 import { approvalFor, storedToolCall, storedTurn } from '../support/tool-calls';
 
 // The app with a session whose turn spawned a fork: the fork's row under the turn follows its events, a
@@ -14,19 +15,6 @@ import { approvalFor, storedToolCall, storedTurn } from '../support/tool-calls';
 
 const BACKEND = { url: 'http://127.0.0.1:41001', token: 'tok' };
 const WS = 'ws://127.0.0.1:41001/api/ws';
-
-const session = (patch: Partial<Session> & { id: string; title: string }): Session => ({
-  project_id: null,
-  approval: 'auto',
-  mode: 'tools',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  running_turn_id: null,
-  parent_session_id: null,
-  parent_turn_id: null,
-  branched_from: null,
-  ...patch,
-});
 
 const PARENT = session({ id: 'p', title: 'Parent session' });
 const FORK = session({ id: 'f1', title: 'Check the tests', parent_session_id: 'p', parent_turn_id: 't1' });
