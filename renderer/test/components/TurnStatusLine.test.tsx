@@ -25,6 +25,9 @@ function makeTurn(patch: Partial<Turn> = {}): Turn {
     finished_at: '2025-01-01T00:00:05.000Z',
     answer: null,
     cost: null,
+    kind: 'prompt',
+    reverted_turn_id: null,
+    files_changed: null,
     ...patch,
   };
 }

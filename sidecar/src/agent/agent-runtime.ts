@@ -51,11 +51,24 @@ export interface AgentRuntimeOptions {
    * waits for it.
    */
   turnEnding?: (sessionId: string, turnId: string) => Promise<void>;
+  /**
+   * Records the project's files as a turn starts and as it ends (after what it started has stopped), for its
+   * changes and their undo. Never fails a turn: a recording that cannot be made is noted on the turn.
+   */
+  turnFiles?: TurnFilesRecorder;
   /** What a session in code mode needs (absent: such a session's turns fail saying code mode is unavailable). */
   codeMode?: CodeModeOptions;
 }
 
 type TurnOutcome = Parameters<TurnRunner['finish']>[1];
+
+const COMPACTING = 'is compacting its context';
+
+/** Records a turn's project files before it runs and as it ends. */
+export interface TurnFilesRecorder {
+  before(sessionId: string, turnId: string, projectRoot: string, signal: AbortSignal): Promise<void>;
+  after(sessionId: string, turnId: string): Promise<void>;
+}
 
 interface RunningTurn {
   sessionId: string;
@@ -70,8 +83,11 @@ export class AgentRuntime {
   readonly broker: QuestionBroker;
   private readonly runner: TurnRunner;
   private readonly running = new Map<string, RunningTurn>();
-  /** Sessions whose context is being compacted outside a turn ("compact now"): no turn starts meanwhile. */
-  private readonly compacting = new Set<string>();
+  /**
+   * Sessions busy outside a turn ("compact now", a revert of files), with what they are doing: no turn
+   * starts meanwhile.
+   */
+  private readonly busy = new Map<string, string>();
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.store = options.store;
@@ -107,10 +123,11 @@ export class AgentRuntime {
       }
       return { turn: existing, created: false };
     }
-    if (this.compacting.has(sessionId)) {
+    const busy = this.busy.get(sessionId);
+    if (busy) {
       throw new CairnError(
         'conflict',
-        `Session ${sessionId}'s context is being compacted; start the turn when the compaction has finished.`,
+        `Session ${sessionId} ${busy}; start the turn when that has finished.`,
       );
     }
     const active = this.store.turns.running(sessionId);
@@ -165,6 +182,7 @@ export class AgentRuntime {
     } catch (error) {
       this.options.logger.warn('ending what a turn started failed', { turn: turnId, error });
     }
+    await this.options.turnFiles?.after(setupIds.sessionId, turnId);
     this.runner.finish(setupIds, outcome);
   }
 
@@ -180,6 +198,7 @@ export class AgentRuntime {
       // A conversation-only server works without folders, even for sessions made before it became one.
       const project = projectId && !this.options.conversationOnly ? this.store.projects.get(projectId) : null;
       const projectRoot = project ? resolveProjectRoot(project.path) : null;
+      if (projectRoot) await this.options.turnFiles?.before(sessionId, turnId, projectRoot, signal);
       // Kernel tools open the session's kernels here, which starts a warm one while the model thinks.
       await tools.beginTurn({ sessionId, turnId, projectRoot, signal });
       const settings = await this.options.modelSettings();
@@ -266,23 +285,26 @@ export class AgentRuntime {
   }
 
   /**
-   * Runs `work` (a compaction the user asked for) while no turn runs in the session, and starts none until
-   * it ends: the version it writes must not move under a running turn.
+   * Runs `work` (a compaction, a revert of files) while no turn runs in the session, and starts none until
+   * it ends: the version it writes, or the files it restores, must not move under a running turn. `activity`
+   * says what it does ("is compacting its context"), for whoever has to wait.
    */
-  async whileIdle<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  async whileIdle<T>(sessionId: string, work: () => Promise<T>, activity = COMPACTING): Promise<T> {
     if (this.isSessionRunning(sessionId) || this.store.turns.running(sessionId)) {
       throw new CairnError(
         'turn_running',
-        'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.',
+        activity === COMPACTING
+          ? 'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.'
+          : `A turn is running in this session; wait for it to end, or cancel it, and try again.`,
       );
     }
-    if (this.compacting.has(sessionId))
-      throw new CairnError('conflict', 'This session is already being compacted; wait for that to finish.');
-    this.compacting.add(sessionId);
+    const busy = this.busy.get(sessionId);
+    if (busy) throw new CairnError('conflict', `This session ${busy}; wait for that to finish.`);
+    this.busy.set(sessionId, activity);
     try {
       return await work();
     } finally {
-      this.compacting.delete(sessionId);
+      this.busy.delete(sessionId);
     }
   }
 

@@ -23,12 +23,15 @@ import { childEnv } from '../tools/child-env';
 import { builtinToolSource } from '../tools/registry';
 import { type LoadedToolRegistry, loadToolTool } from '../tools/runtime/loaded/load-tool';
 import { ToolLoader } from '../tools/runtime/loaded/tool-loader';
+import { SnapshotStores } from '../tools/snapshots/project-snapshots';
 import { ToolCallFiles } from '../tools/tool-call-files';
 import { combineToolSources, type ToolSource } from '../tools/tool-source';
 import { compactorPorts } from './context/compactor-ports';
 import { ContextService } from './context/context-service';
 import { EventFeed } from './events/event-feed';
 import { ExperienceService } from './experiences/experience-service';
+import { FileHistoryService } from './file-history/file-history-service';
+import { TurnFileRecorder } from './file-history/turn-file-recorder';
 import { ForkService } from './forks/fork-service';
 import { KernelProviderService } from './kernels/kernel-provider-service';
 import { KernelService } from './kernels/kernel-service';
@@ -80,6 +83,8 @@ export interface Services {
   sessionExport: SessionExporter;
   sessionImport: SessionImporter;
   turns: TurnService;
+  /** What turns changed in the project's files, and reverting it. */
+  fileHistory: FileHistoryService;
   /** The forks turns spawn (the Fork tool's side); sessions list them. */
   forks: ForkService;
   toolCalls: ToolCallService;
@@ -321,6 +326,7 @@ function buildServices(store: Store, options: BuildOptions) {
     ...(loader ? { loadTool: (registry: LoadedToolRegistry) => loadToolTool(loader, registry) } : {}),
   });
   const runtimeOfTools = toolRuntime;
+  const snapshots = new SnapshotStores(path.join(dataDir, 'snapshots'));
   runtime = new AgentRuntime({
     store,
     files,
@@ -335,6 +341,15 @@ function buildServices(store: Store, options: BuildOptions) {
     compactor,
     compactionQueue,
     memoryEdits,
+    ...(conversationOnly
+      ? {}
+      : {
+          turnFiles: new TurnFileRecorder({
+            store,
+            snapshots,
+            logger: logger.child({ component: 'snapshots' }),
+          }),
+        }),
     // A turn's forks end with it.
     turnEnding: async (_sessionId, turnId) => forks?.parentTurnEnding(turnId),
     ...(kernels && projectPython
@@ -405,6 +420,7 @@ function buildServices(store: Store, options: BuildOptions) {
     sessionExport: new SessionExporter({ store, files }),
     sessionImport: new SessionImporter({ store, files, conversationOnly, logger }),
     turns: new TurnService({ store, runtime }),
+    fileHistory: new FileHistoryService({ store, snapshots, runtime, conversationOnly }),
     forks,
     toolCalls: new ToolCallService({ store, files }),
     questions: new QuestionService({ store, runtime, permissions }),

@@ -32,6 +32,7 @@ import {
   EventList,
   Experience,
   ExperienceList,
+  FileChanges,
   Health,
   KernelExecuteAccepted,
   KernelInterruptResult,
@@ -55,6 +56,7 @@ import {
   ProjectPython,
   Question,
   QuestionList,
+  RevertResult,
   SearchResult,
   Session,
   SessionDetail,
@@ -175,6 +177,17 @@ export class CairnClient {
     this.request('GET', `/api/sessions/${enc(sessionId)}/turns${query(options)}`, TurnPage);
   getTurn = (id: string) => this.request('GET', `/api/turns/${enc(id)}`, Turn);
   cancelTurn = (id: string) => this.request('POST', `/api/turns/${enc(id)}/cancel`, Turn);
+  /** The project files the turn changed, with unified diffs. */
+  turnChanges = (id: string) => this.request('GET', `/api/turns/${enc(id)}/changes`, FileChanges);
+  /** What the session's turns changed together (each file from before its first change to its last). */
+  sessionChanges = (sessionId: string) =>
+    this.request('GET', `/api/sessions/${enc(sessionId)}/changes`, FileChanges);
+  /**
+   * Restores the project's files to before the turn (undoing it and every later one). Answers 409 `conflict`
+   * with `details.paths` when files changed since Cairn recorded them, unless `force`.
+   */
+  revertTurn = (id: string, options: { force?: boolean } = {}) =>
+    this.request('POST', `/api/turns/${enc(id)}/revert`, RevertResult, { force: options.force ?? false });
   turnEvents = async (sessionId: string, turnId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/events?turn_id=${enc(turnId)}`, EventList))
       .events;

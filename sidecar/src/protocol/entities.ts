@@ -81,6 +81,9 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
+export const TurnKind = z.enum(['prompt', 'revert']);
+export type TurnKind = z.infer<typeof TurnKind>;
+
 export const Turn = z.object({
   id: z.string(),
   session_id: z.string(),
@@ -97,6 +100,11 @@ export const Turn = z.object({
   answer: z.string().nullable().default(null),
   /** Estimated cost in US dollars from the prices of the model config the turn used; null where none are set. */
   cost: z.number().nullable().default(null),
+  /** `revert`: not a prompt but a restore of the project's files to before `reverted_turn_id`. */
+  kind: TurnKind.default('prompt'),
+  reverted_turn_id: z.string().nullable().default(null),
+  /** How many files the turn changed in the project; null while it runs or where its files were not recorded. */
+  files_changed: z.number().int().nullable().default(null),
 });
 export type Turn = z.infer<typeof Turn>;
 

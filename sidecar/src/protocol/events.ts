@@ -3,6 +3,7 @@ import { CompactionLevel, CompactionReason, Experience, StructuredSummary } from
 import { Message, Question, ToolCallStatus, Usage } from './entities';
 import { ErrorInfo } from './errors';
 import { eventBase as base } from './event-base';
+import { FileNotRestored } from './file-changes';
 import { ForkInfo } from './forks';
 import {
   KernelDiedEvent,
@@ -123,6 +124,19 @@ export const TurnInterruptedEvent = z.object({
   reason: z.string(),
 });
 
+/**
+ * The project's files were restored to before `reverted_turn_id` (undoing it and every later turn); `turn_id`
+ * is the revert's own turn, which can itself be reverted.
+ */
+export const FilesRevertedEvent = z.object({
+  ...base,
+  type: z.literal('files.reverted'),
+  ordinal: z.number().int(),
+  reverted_turn_id: z.string(),
+  restored: z.array(z.string()),
+  not_restored: z.array(FileNotRestored),
+});
+
 /** An MCP server of the session changed state: starting for a turn, connected, failed, crashed, stopped. */
 export const McpServerEvent = z.object({
   ...base,
@@ -211,6 +225,7 @@ export const CairnEvent = z.discriminatedUnion('type', [
   TurnFailedEvent,
   TurnCancelledEvent,
   TurnInterruptedEvent,
+  FilesRevertedEvent,
   KernelStartedEvent,
   KernelExecutionStartedEvent,
   KernelStreamEvent,

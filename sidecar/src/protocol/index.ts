@@ -2,6 +2,7 @@ export * from './context';
 export * from './entities';
 export * from './errors';
 export * from './events';
+export * from './file-changes';
 export * from './forks';
 export * from './host';
 export * from './kernel-events';

@@ -15,6 +15,7 @@ import {
 } from './request-policy';
 import { registerContextRoutes } from './routes/context-routes';
 import { registerExperienceRoutes } from './routes/experience-routes';
+import { registerFileHistoryRoutes } from './routes/file-history-routes';
 import { registerKernelProviderRoutes } from './routes/kernel-provider-routes';
 import { registerKernelRoutes } from './routes/kernel-routes';
 import { registerMcpRoutes } from './routes/mcp-routes';
@@ -114,6 +115,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
   registerSessionRoutes(app, options);
   registerSessionTransferRoutes(app, options);
   registerTurnRoutes(app, options);
+  registerFileHistoryRoutes(app, options);
   registerContextRoutes(app, options);
   registerExperienceRoutes(app, options);
   registerPermissionRoutes(app, options);

@@ -321,6 +321,19 @@ INSERT INTO settings (key, value)
   WHERE EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM events WHERE type LIKE 'kernel.%');
 `,
   },
+  {
+    version: 15,
+    description:
+      "turns record the project's files before and after (snapshot trees kept outside the project), and a revert is a turn",
+    sql: `
+ALTER TABLE turns ADD COLUMN kind TEXT NOT NULL DEFAULT 'prompt';
+ALTER TABLE turns ADD COLUMN reverted_turn_id TEXT;
+ALTER TABLE turns ADD COLUMN files_before TEXT;
+ALTER TABLE turns ADD COLUMN files_after TEXT;
+ALTER TABLE turns ADD COLUMN files_changed INTEGER;
+ALTER TABLE turns ADD COLUMN files_note TEXT;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -76,10 +76,13 @@ export class SessionCopyRepo {
     db.prepare(
       `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, error_code, error_message,
          input_tokens, output_tokens, continuations, created_at, finished_at, cache_read_input_tokens,
-         cache_creation_input_tokens, answer, model_config_id)
+         cache_creation_input_tokens, answer, model_config_id, kind, reverted_turn_id, files_before,
+         files_after, files_changed, files_note)
        SELECT m.new, ?, ordinal, request_id, prompt, status, error_code, error_message, input_tokens,
          output_tokens, continuations, created_at, finished_at, cache_read_input_tokens,
-         cache_creation_input_tokens, answer, model_config_id
+         cache_creation_input_tokens, answer, model_config_id, kind,
+         (SELECT r.new FROM temp.copy_turns r WHERE r.old = t.reverted_turn_id), files_before, files_after,
+         files_changed, files_note
        FROM turns t JOIN temp.copy_turns m ON m.old = t.id ORDER BY t.ordinal`,
     ).run(branchId);
 

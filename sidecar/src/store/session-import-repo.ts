@@ -17,8 +17,8 @@ export class SessionImportRepo {
       .prepare(
         `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, error_code, error_message,
            input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens, continuations,
-           created_at, finished_at, answer)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           created_at, finished_at, answer, kind, reverted_turn_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         turn.id,
@@ -37,6 +37,8 @@ export class SessionImportRepo {
         turn.created_at,
         turn.finished_at,
         turn.answer,
+        turn.kind,
+        turn.reverted_turn_id,
       );
   }
 

@@ -18,6 +18,7 @@ import { SessionMcpRepo } from './session-mcp-repo';
 import { SessionsRepo } from './sessions-repo';
 import { SettingsRepo } from './settings-repo';
 import { ToolCallsRepo } from './tool-calls-repo';
+import { TurnFilesRepo } from './turn-files-repo';
 import { TurnsRepo } from './turns-repo';
 
 export const DATABASE_FILE = 'cairn.db';
@@ -27,6 +28,7 @@ export class Store {
   readonly projects: ProjectsRepo;
   readonly sessions: SessionsRepo;
   readonly turns: TurnsRepo;
+  readonly turnFiles: TurnFilesRepo;
   readonly messages: MessagesRepo;
   readonly events: EventJournal;
   readonly contextVersions: ContextVersionsRepo;
@@ -52,6 +54,7 @@ export class Store {
     this.projects = new ProjectsRepo(db);
     this.sessions = new SessionsRepo(db);
     this.turns = new TurnsRepo(db);
+    this.turnFiles = new TurnFilesRepo(db);
     this.messages = new MessagesRepo(db, this.search);
     this.events = new EventJournal(db, this.search);
     this.contextVersions = new ContextVersionsRepo(db);

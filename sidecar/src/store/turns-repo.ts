@@ -1,4 +1,11 @@
-import { ErrorInfo, type SessionUsage, type Turn, type TurnStatus, type Usage } from '../protocol';
+import {
+  ErrorInfo,
+  type SessionUsage,
+  type Turn,
+  type TurnKind,
+  type TurnStatus,
+  type Usage,
+} from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 import { estimateCost, type Prices } from './usage-cost';
@@ -20,6 +27,9 @@ interface TurnRow {
   created_at: string;
   finished_at: string | null;
   answer: string | null;
+  kind: TurnKind;
+  reverted_turn_id: string | null;
+  files_changed: number | null;
 }
 
 /** A turn with the prices of the model config it used (all null when it used none, or the config is gone). */
@@ -48,6 +58,9 @@ function toTurn(row: PricedTurnRow): Turn {
     finished_at: row.finished_at,
     answer: row.answer ?? null,
     cost: usage ? estimateCost(usage, row) : null,
+    kind: row.kind,
+    reverted_turn_id: row.reverted_turn_id,
+    files_changed: row.files_changed,
   };
 }
 
@@ -64,15 +77,16 @@ function usageOf(row: TurnRow): Usage | null {
 export class TurnsRepo {
   constructor(private readonly db: Db) {}
 
-  create(sessionId: string, requestId: string, prompt: string): Turn {
+  /** A running turn at the session's next ordinal; `revertOf` makes it the revert of that turn. */
+  create(sessionId: string, requestId: string, prompt: string, revertOf: string | null = null): Turn {
     const id = newId('trn');
     const time = now();
     this.db
       .prepare(
-        `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, created_at)
-         VALUES (?, ?, (SELECT COALESCE(MAX(ordinal), 0) + 1 FROM turns WHERE session_id = ?), ?, ?, 'running', ?)`,
+        `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, created_at, kind, reverted_turn_id)
+         VALUES (?, ?, (SELECT COALESCE(MAX(ordinal), 0) + 1 FROM turns WHERE session_id = ?), ?, ?, 'running', ?, ?, ?)`,
       )
-      .run(id, sessionId, sessionId, requestId, prompt, time);
+      .run(id, sessionId, sessionId, requestId, prompt, time, revertOf ? 'revert' : 'prompt', revertOf);
     return this.get(id)!;
   }
 

@@ -8,7 +8,7 @@ import { SearchBackfillJob } from '../../src/application/search/search-backfill-
 import { SearchService } from '../../src/application/search/search-service';
 import { type Logger, silentLogger } from '../../src/log/logger';
 import { SearchQuery } from '../../src/protocol';
-import { MIGRATIONS } from '../../src/store/migrations';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/store/migrations';
 import { Store } from '../../src/store/store';
 
 let dataDir: string;
@@ -24,7 +24,14 @@ const BEFORE_SEARCH = MIGRATIONS.filter((m) => m.version < 14);
 it('indexes the messages, tool calls and kernel cells of a database from before search', async () => {
   const old = Store.open(dataDir, { migrations: BEFORE_SEARCH });
   const sessionId = old.sessions.create({ projectId: null, title: 'old work' }).id;
-  const turnId = old.turns.create(sessionId, 'r1', 'p').id;
+  // Written as schema 13 had it (today's repo writes columns added later).
+  const turnId = 'trn_from_before_search';
+  old.db
+    .prepare(
+      `INSERT INTO turns (id, session_id, ordinal, request_id, prompt, status, created_at)
+       VALUES (?, ?, 1, 'r1', 'p', 'running', '2026-01-01T00:00:00.000Z')`,
+    )
+    .run(turnId, sessionId);
   // More than one batch of messages, so progress is told more than once.
   old.transaction(() => {
     for (let i = 0; i < 2500; i++) {
@@ -78,7 +85,7 @@ it('indexes the messages, tool calls and kernel cells of a database from before 
   let store = Store.open(dataDir);
   const find = (q: string) => new SearchService(store).search(SearchQuery.parse({ q })).hits;
   try {
-    expect(store.db.pragma('user_version', { simple: true })).toBe(14);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
     expect(find('legacy')).toEqual([]);
     expect(store.searchBackfill.step(1000)).toEqual({ done: 1000, total: 2501, finished: false });
     store.close();

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { VERSION } from '../../config/version';
 import { CairnError, notFound } from '../../errors';
 import type { ExportedArtifact, SessionExport, TurnWithDetails } from '../../protocol';

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { Turn } from './entities';
+
+/** How a file differs between two recordings of the project. */
+export const FileChangeStatus = z.enum(['added', 'modified', 'deleted']);
+export type FileChangeStatus = z.infer<typeof FileChangeStatus>;
+
+/** One file a turn (or a session) changed. */
+export const FileChange = z.object({
+  /** Relative to the project folder, `/`-separated. */
+  path: z.string(),
+  status: FileChangeStatus,
+  /** A unified diff (`--- a/…`, `+++ b/…`, hunks); null for binary files and files too large to show. */
+  diff: z.string().nullable(),
+  binary: z.boolean(),
+  /**
+   * Too large to show as a diff. Files over the size Cairn keeps (see README) are recorded by size and time
+   * only: a revert cannot bring their content back.
+   */
+  too_large: z.boolean().default(false),
+  /** Lines added and removed (0 for binary files and files too large to show). */
+  additions: z.number().int().default(0),
+  deletions: z.number().int().default(0),
+});
+export type FileChange = z.infer<typeof FileChange>;
+
+/** `GET /api/turns/{id}/changes` and `GET /api/sessions/{id}/changes`. */
+export const FileChanges = z.object({
+  changes: z.array(FileChange),
+  /** False when the files were not recorded (no project folder, the turn still running, too many files…). */
+  recorded: z.boolean().default(true),
+  /** Why they were not recorded, or what was left out; null when there is nothing to say. */
+  note: z.string().nullable().default(null),
+});
+export type FileChanges = z.infer<typeof FileChanges>;
+
+/** `POST /api/turns/{id}/revert`. */
+export const RevertTurnRequest = z
+  .object({
+    /** Restore even files changed since Cairn last recorded them (the user's own edits are overwritten). */
+    force: z.boolean().default(false),
+  })
+  .strict();
+export type RevertTurnRequest = z.infer<typeof RevertTurnRequest>;
+
+/** A file a revert could not put back, and why. */
+export const FileNotRestored = z.object({ path: z.string(), reason: z.string() });
+export type FileNotRestored = z.infer<typeof FileNotRestored>;
+
+/** What `POST /api/turns/{id}/revert` did: its own turn (revertable in turn), the files put back and not. */
+export const RevertResult = z.object({
+  turn: Turn,
+  restored: z.array(z.string()),
+  not_restored: z.array(FileNotRestored),
+});
+export type RevertResult = z.infer<typeof RevertResult>;

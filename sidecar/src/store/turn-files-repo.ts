@@ -1,0 +1,79 @@
+import type { TurnKind, TurnStatus } from '../protocol';
+import type { Db } from './database';
+
+/** What a turn recorded of the project's files: snapshot trees (ids in the project's snapshot store). */
+export interface TurnFiles {
+  turnId: string;
+  sessionId: string;
+  ordinal: number;
+  kind: TurnKind;
+  status: TurnStatus;
+  /** The tree before the turn ran; null where nothing was recorded. */
+  before: string | null;
+  /** The tree as the turn ended; null while it runs, or where it ended without one (a crash). */
+  after: string | null;
+  changed: number | null;
+  /** Why the files were not recorded (too many, unreadable…); null when they were. */
+  note: string | null;
+}
+
+interface Row {
+  id: string;
+  session_id: string;
+  ordinal: number;
+  kind: TurnKind;
+  status: TurnStatus;
+  files_before: string | null;
+  files_after: string | null;
+  files_changed: number | null;
+  files_note: string | null;
+}
+
+const SELECT =
+  'SELECT id, session_id, ordinal, kind, status, files_before, files_after, files_changed, files_note FROM turns';
+
+const toFiles = (row: Row): TurnFiles => ({
+  turnId: row.id,
+  sessionId: row.session_id,
+  ordinal: row.ordinal,
+  kind: row.kind,
+  status: row.status,
+  before: row.files_before,
+  after: row.files_after,
+  changed: row.files_changed,
+  note: row.files_note,
+});
+
+/** The file recordings of turns: written as a turn starts and ends, read for its changes and reverts. */
+export class TurnFilesRepo {
+  constructor(private readonly db: Db) {}
+
+  get(turnId: string): TurnFiles | null {
+    const row = this.db.prepare(`${SELECT} WHERE id = ?`).get(turnId) as Row | undefined;
+    return row ? toFiles(row) : null;
+  }
+
+  /** The session's turns from `ordinal` on (all of them without), oldest first. */
+  ofSession(sessionId: string, fromOrdinal = 0): TurnFiles[] {
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE session_id = ? AND ordinal >= ? ORDER BY ordinal`)
+        .all(sessionId, fromOrdinal) as Row[]
+    ).map(toFiles);
+  }
+
+  setBefore(turnId: string, tree: string): void {
+    this.db.prepare('UPDATE turns SET files_before = ?, files_note = NULL WHERE id = ?').run(tree, turnId);
+  }
+
+  setAfter(turnId: string, tree: string, changed: number): void {
+    this.db
+      .prepare('UPDATE turns SET files_after = ?, files_changed = ? WHERE id = ?')
+      .run(tree, changed, turnId);
+  }
+
+  /** The files were not (or no longer) recorded: why, for the turn's changes to say. */
+  setNote(turnId: string, note: string): void {
+    this.db.prepare('UPDATE turns SET files_note = ? WHERE id = ?').run(note, turnId);
+  }
+}

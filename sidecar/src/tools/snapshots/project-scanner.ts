@@ -1,0 +1,128 @@
+import type { Dirent } from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { GitignoreRules } from '../gitignore-rules';
+import { isCaseInsensitivePlatform } from '../path-guard';
+import type { ObjectStore } from './object-store';
+import { serializeTree, type TreeEntry } from './snapshot-tree';
+import type { StatCache } from './stat-cache';
+
+/** Files larger than this are recorded by size and time only: no diff, and a revert cannot restore them. */
+export const MAX_KEPT_BYTES = 10 * 1024 * 1024;
+/** A project with more files than this is not recorded at all (each turn would read too much). */
+export const MAX_FILES = 100_000;
+
+/**
+ * Folders never recorded, ignored or not: dependencies and caches that tools rebuild, often with
+ * hundreds of thousands of files. `.git` is never read either (the project's own repository is its own).
+ */
+export const SKIPPED_FOLDERS = new Set([
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.tox',
+  '.gradle',
+  '.next',
+  '.nuxt',
+  '.turbo',
+  '.parcel-cache',
+]);
+
+/** The project has more files than Cairn records. */
+export class TooManyFilesError extends Error {}
+
+/** A tiny limiter: at most `n` of the given tasks run at once. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export interface ScanResult {
+  tree: string;
+  files: number;
+}
+
+/**
+ * Records the project's files as trees in the object store: every folder but `.git`, the skipped ones and
+ * what `.gitignore` files exclude; links as links (never followed); files read only when their stat changed.
+ */
+export async function scanProject(
+  root: string,
+  objects: ObjectStore,
+  cache: StatCache,
+  signal?: AbortSignal,
+): Promise<ScanResult> {
+  const rules = new GitignoreRules(root, isCaseInsensitivePlatform());
+  const io = limiter(32);
+  let files = 0;
+
+  const entryOf = async (absDir: string, rel: string, d: Dirent): Promise<TreeEntry | null> => {
+    const abs = path.join(absDir, d.name);
+    if (d.isDirectory()) {
+      const id = await scanDir(abs, rel);
+      return id === null ? null : { name: d.name, kind: 'dir', id, size: 0 };
+    }
+    if (d.isSymbolicLink()) {
+      const target = await io(() => fsp.readlink(abs)).catch(() => null);
+      if (target === null) return null;
+      if (++files > MAX_FILES) throw new TooManyFilesError();
+      return { name: d.name, kind: 'link', id: await objects.put(Buffer.from(target)), size: target.length };
+    }
+    if (!d.isFile()) return null; // Sockets, pipes and devices are not content.
+    if (++files > MAX_FILES) throw new TooManyFilesError();
+    const stat = await io(() => fsp.lstat(abs)).catch(() => null);
+    if (!stat?.isFile()) return null;
+    const kind = process.platform !== 'win32' && (stat.mode & 0o100) !== 0 ? 'exec' : 'file';
+    if (stat.size > MAX_KEPT_BYTES) {
+      return { name: d.name, kind: 'large', id: `${stat.size}:${stat.mtimeMs}`, size: stat.size };
+    }
+    const known = cache.lookup(rel, stat);
+    if (known !== null) return { name: d.name, kind, id: known, size: stat.size };
+    const readAt = Date.now();
+    const bytes = await io(() => fsp.readFile(abs)).catch(() => null);
+    if (bytes === null) return null; // Unreadable (or gone): not recorded.
+    const id = await objects.put(bytes);
+    cache.remember(rel, stat, id, readAt);
+    return { name: d.name, kind, id, size: bytes.length };
+  };
+
+  async function scanDir(absDir: string, relDir: string): Promise<string | null> {
+    signal?.throwIfAborted();
+    let dirents: Dirent[];
+    try {
+      dirents = await io(() => fsp.readdir(absDir, { withFileTypes: true }));
+    } catch {
+      return null; // Unreadable folders are left out.
+    }
+    const wanted = dirents.filter((d) => !(d.isDirectory() && SKIPPED_FOLDERS.has(d.name)));
+    const kept = await rules.filterEntries(absDir, wanted);
+    const entries = await Promise.all(
+      kept.map((d) => entryOf(absDir, relDir ? `${relDir}/${d.name}` : d.name, d)),
+    );
+    return objects.put(serializeTree(entries.filter((e): e is TreeEntry => e !== null)));
+  }
+
+  try {
+    const tree = await scanDir(root, '');
+    if (tree === null) throw new Error(`The project folder ${root} cannot be read.`);
+    await cache.commit();
+    return { tree, files };
+  } catch (error) {
+    cache.abandon();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FileChange } from '../../protocol';
+import { fileChange } from './file-diff';
+import { ObjectStore, objectId } from './object-store';
+import { type ScanResult, scanProject } from './project-scanner';
+import { type RestoreResult, restoreFiles } from './snapshot-restore';
+import { type FileEntry, type PathChange, TreeReader } from './snapshot-tree';
+import { StatCache } from './stat-cache';
+
+/**
+ * One project's recorded files, kept in Cairn's data folder (never in the project, never in its `.git`):
+ * scans that record the files as trees, the changes between two trees with their diffs, and a restore.
+ * Scans and restores of one project run one at a time (sessions share its folder).
+ */
+export class ProjectSnapshots {
+  readonly objects: ObjectStore;
+  readonly trees: TreeReader;
+  private cache: Promise<StatCache> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dir: string) {
+    this.objects = new ObjectStore(dir);
+    this.trees = new TreeReader(this.objects);
+  }
+
+  /** Runs `work` when no other scan or restore of this project runs. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Records the files under `root` as they are now; call inside `exclusive`. */
+  async scan(root: string, signal?: AbortSignal): Promise<ScanResult> {
+    this.cache ??= StatCache.load(path.join(this.dir, 'stat-cache.json'));
+    return scanProject(root, this.objects, await this.cache, signal);
+  }
+
+  /** Records the files now, waiting for any other scan or restore of the project. */
+  record(root: string, signal?: AbortSignal): Promise<ScanResult> {
+    return this.exclusive(() => this.scan(root, signal));
+  }
+
+  changes(before: string, after: string): Promise<PathChange[]> {
+    return this.trees.diff(before, after);
+  }
+
+  /** The changes as the API shows them, with their diffs. */
+  async fileChanges(changes: PathChange[]): Promise<FileChange[]> {
+    const out: FileChange[] = [];
+    for (const change of changes) out.push(await fileChange(this.objects, change));
+    return out;
+  }
+
+  /** Puts back `target`'s files for the given changes (from now to `target`); call inside `exclusive`. */
+  restore(root: string, target: string, changes: PathChange[]): Promise<RestoreResult> {
+    return restoreFiles(root, { objects: this.objects, trees: this.trees }, target, changes);
+  }
+
+  /**
+   * How a path the last scan did not record (ignored now, or unreadable) stands on disk against `entry`:
+   * missing, the same content, or something else (which restoring `entry` would overwrite).
+   */
+  async onDisk(root: string, rel: string, entry: FileEntry): Promise<'missing' | 'same' | 'different'> {
+    const abs = path.join(root, ...rel.split('/'));
+    const stat = await fsp.lstat(abs).catch(() => null);
+    if (!stat) return 'missing';
+    if (!stat.isFile() || entry.kind === 'link' || entry.kind === 'large') return 'different';
+    const bytes = await fsp.readFile(abs).catch(() => null);
+    return bytes !== null && objectId(bytes) === entry.id ? 'same' : 'different';
+  }
+}
+
+/** Every project's snapshots, under `<data>/snapshots/<project id>`. */
+export class SnapshotStores {
+  private readonly stores = new Map<string, ProjectSnapshots>();
+
+  constructor(private readonly baseDir: string) {}
+
+  of(projectId: string): ProjectSnapshots {
+    let store = this.stores.get(projectId);
+    if (!store) {
+      store = new ProjectSnapshots(path.join(this.baseDir, projectId));
+      this.stores.set(projectId, store);
+    }
+    return store;
+  }
+
+  /** Forgets a deleted project's recordings. */
+  async remove(projectId: string): Promise<void> {
+    const store = this.stores.get(projectId);
+    this.stores.delete(projectId);
+    const drop = () => fsp.rm(path.join(this.baseDir, projectId), { recursive: true, force: true });
+    await (store ? store.exclusive(drop) : drop());
+  }
+}
