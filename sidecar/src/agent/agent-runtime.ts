@@ -4,7 +4,7 @@ import type { MemoryEdits } from '../context/memory-edits';
 import { CairnError, notFound } from '../errors';
 import { internalFailure } from '../log/internal-failure';
 import type { Logger } from '../log/logger';
-import type { Question, SessionMode, Turn } from '../protocol';
+import type { Question, SessionMode, Turn, TurnKind } from '../protocol';
 import type { Store } from '../store/store';
 import { describeOutcome, stopRecordedProcess } from '../tools/process-record';
 import { resolveProjectRoot } from '../tools/project-root';
@@ -63,6 +63,20 @@ export interface AgentRuntimeOptions {
 type TurnOutcome = Parameters<TurnRunner['finish']>[1];
 
 const COMPACTING = 'is compacting its context';
+
+/** What the model is told of a revert before the next prompt. */
+function revertNotice(reverted: { kind: TurnKind; prompt: string }): { type: 'text'; text: string } {
+  const what =
+    reverted.kind === 'revert'
+      ? "undid an earlier restore of the project's files: they are back as they were before that restore."
+      : `restored the project's files to how they were before the turn that began with "${clip(reverted.prompt)}": the file changes of that turn and every later one are undone.`;
+  return {
+    type: 'text',
+    text: `[Cairn] Since your last turn the user ${what} Read files again before relying on edits made since.`,
+  };
+}
+
+const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
 
 /** Records a turn's project files before it runs and as it ends. */
 export interface TurnFilesRecorder {
@@ -138,12 +152,14 @@ export class AgentRuntime {
       );
     }
     const turn = this.store.transaction(() => {
+      // Files the user reverted since the last prompt: the model is told, or it would trust its earlier edits.
+      const reverted = this.store.turnFiles.revertedSinceLastPrompt(sessionId);
       const created = this.store.turns.create(sessionId, requestId, prompt);
       this.store.messages.append({
         sessionId,
         turnId: created.id,
         role: 'user',
-        content: [{ type: 'text', text: prompt }],
+        content: [...reverted.map(revertNotice), { type: 'text', text: prompt }],
       });
       this.store.events.append(sessionId, {
         type: 'turn.started',

@@ -76,4 +76,16 @@ export class TurnFilesRepo {
   setNote(turnId: string, note: string): void {
     this.db.prepare('UPDATE turns SET files_note = ? WHERE id = ?').run(note, turnId);
   }
+
+  /** The turns restored (reverted to before) since the session's last prompt, oldest revert first. */
+  revertedSinceLastPrompt(sessionId: string): { kind: TurnKind; prompt: string }[] {
+    return this.db
+      .prepare(
+        `SELECT r.kind, r.prompt FROM turns t JOIN turns r ON r.id = t.reverted_turn_id
+         WHERE t.session_id = ? AND t.kind = 'revert' AND t.ordinal >
+           COALESCE((SELECT MAX(ordinal) FROM turns WHERE session_id = ? AND kind = 'prompt'), 0)
+         ORDER BY t.ordinal`,
+      )
+      .all(sessionId, sessionId) as { kind: TurnKind; prompt: string }[];
+  }
 }

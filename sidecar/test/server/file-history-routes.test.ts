@@ -1,8 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileChanges, RevertResult, Turn } from '../../src/protocol';
-import { type Harness, startHarness } from '../support/harness';
+import { type Harness, startHarness, tempDir } from '../support/harness';
+import { STDLIB_KERNEL_ENV, waitForExecutionEnd } from '../support/kernel-harness';
 
 /** The API of a turn's changes and its revert, with real tool calls through the scripted model. */
 describe('turn file changes and revert', () => {
@@ -12,12 +16,17 @@ describe('turn file changes and revert', () => {
   const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
 
   /** Runs one turn whose model makes these tool calls (in order, one request each), then says done. */
-  const turnWith = async (...calls: { name: string; input: Record<string, unknown> }[]): Promise<Turn> => {
+  const turnWith = async (...calls: { name: string; input: Record<string, unknown> }[]): Promise<Turn> =>
+    turnIn(sessionId, ...calls);
+  const turnIn = async (
+    session: string,
+    ...calls: { name: string; input: Record<string, unknown> }[]
+  ): Promise<Turn> => {
     h.model.enqueue(
       ...calls.map((c) => ({ content: [{ type: 'tool_use' as const, name: c.name, input: c.input }] })),
       { content: [{ type: 'text', text: 'done' }] },
     );
-    const turn = await h.startTurn(sessionId, 'change files');
+    const turn = await h.startTurn(session, 'change files');
     const ended = await h.waitForTurnEnd(turn.id);
     expect(ended.status).toBe('completed');
     return ended;
@@ -26,7 +35,7 @@ describe('turn file changes and revert', () => {
     (await h.api<FileChanges>('GET', `/api/turns/${turnId}/changes`)).body;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ env: STDLIB_KERNEL_ENV });
     fs.writeFileSync(file('keep.txt'), 'one\ntwo\nthree\n');
     fs.writeFileSync(file('gone.txt'), 'to be removed\n');
     fs.writeFileSync(file('old-name.txt'), 'moving\n');
@@ -104,6 +113,22 @@ describe('turn file changes and revert', () => {
     expect(read('notes.md')).toBe('agent text\n');
     expect(read('keep.txt')).toBe('edited by the user\n');
     expect(undo.body.turn.reverted_turn_id).toBe(revert.id);
+
+    // The model is told of both restores with the next prompt, and only then.
+    const textsOfNextRequest = async (prompt: string) => {
+      h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+      await h.waitForTurnEnd((await h.startTurn(sessionId, prompt)).id);
+      const last = h.model.requests.at(-1)!.body.messages.at(-1)!;
+      return (last.content as { type: string; text: string }[]).map((b) => b.text);
+    };
+    const told = await textsOfNextRequest('what now');
+    expect(told).toHaveLength(3);
+    expect(told[0]).toMatch(
+      /restored the project's files to how they were before the turn that began with "change files"/,
+    );
+    expect(told[1]).toMatch(/undid an earlier restore/);
+    expect(told[2]).toBe('what now');
+    expect(await textsOfNextRequest('and then')).toEqual(['and then']);
   });
 
   it('says why a turn cannot be reverted or has no changes to show', async () => {
@@ -127,5 +152,133 @@ describe('turn file changes and revert', () => {
     );
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/cannot be reverted/);
+  });
+
+  it("records a kernel's writes in the agent's turn; the user's own cell between turns is a conflict", async () => {
+    const turn = await turnWith({
+      name: 'execute_code',
+      input: { code: "open('from_kernel.csv', 'w').write('a,b\\n1,2\\n')" },
+    });
+    expect((await changesOf(turn.id)).changes).toMatchObject([
+      { path: 'from_kernel.csv', status: 'added', diff: expect.stringContaining('+a,b\n+1,2\n') },
+    ]);
+    // The user runs a cell in the shared kernel after the turn: it belongs to no turn.
+    const run = await h.api('POST', `/api/sessions/${sessionId}/kernels/default/execute`, {
+      code: "open('from_kernel.csv', 'a').write('3,4\\n')",
+    });
+    expect(run.status).toBe(202);
+    await waitForExecutionEnd(h, sessionId, 2);
+    const refused = await h.api<{ error: { details: { paths: string[] } } }>(
+      'POST',
+      `/api/turns/${turn.id}/revert`,
+      {},
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details.paths).toEqual(['from_kernel.csv']);
+    expect(read('from_kernel.csv')).toBe('a,b\n1,2\n3,4\n');
+  });
+
+  it('shows binary files without a diff and restores their bytes', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0xff, 0x00]);
+    fs.writeFileSync(file('image.png'), png);
+    const turn = await turnWith({
+      name: 'Bash',
+      input: { command: "printf '\\000\\001changed' > image.png" },
+    });
+    const [change] = (await changesOf(turn.id)).changes;
+    expect(change).toMatchObject({ path: 'image.png', status: 'modified', binary: true, diff: null });
+    const reverted = await h.api<RevertResult>('POST', `/api/turns/${turn.id}/revert`, {});
+    expect(reverted.status).toBe(200);
+    expect(fs.readFileSync(file('image.png')).equals(png)).toBe(true);
+  });
+
+  it("never touches a project's own .git (index, stash) and keeps node_modules out of the store", async () => {
+    const repo = tempDir('git-project');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
+    fs.writeFileSync(path.join(repo, 'tracked.txt'), 'v1\n');
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'build/\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    fs.writeFileSync(path.join(repo, 'tracked.txt'), 'stashed\n');
+    git('stash', '-q');
+    fs.writeFileSync(path.join(repo, 'staged.txt'), 'in the index\n');
+    git('add', 'staged.txt');
+    fs.mkdirSync(path.join(repo, 'node_modules', 'big'), { recursive: true });
+    const secretDep = 'module.exports = "dependency-content-0123456789";\n';
+    fs.writeFileSync(path.join(repo, 'node_modules', 'big', 'index.js'), secretDep);
+    fs.mkdirSync(path.join(repo, 'build'));
+    fs.writeFileSync(path.join(repo, 'build', 'out.js'), 'built\n');
+    const gitState = () => {
+      const files: Record<string, string> = {};
+      for (const rel of fs.readdirSync(path.join(repo, '.git'), { recursive: true, encoding: 'utf8' })) {
+        const abs = path.join(repo, '.git', rel);
+        if (fs.statSync(abs).isFile())
+          files[rel] = createHash('sha256').update(fs.readFileSync(abs)).digest('hex');
+      }
+      return { files, status: git('status', '--porcelain'), stash: git('stash', 'list') };
+    };
+    const before = gitState();
+
+    const project = await h.api<{ id: string }>('POST', '/api/projects', { path: repo });
+    const session = await h.api<{ id: string }>('POST', '/api/sessions', {
+      project_id: project.body.id,
+      approval: 'auto',
+    });
+    const turn = await turnIn(session.body.id, {
+      name: 'Bash',
+      input: {
+        command:
+          'echo v2 > tracked.txt && echo more >> node_modules/big/index.js && echo again > build/out.js && echo new > added.txt',
+      },
+    });
+    expect((await changesOf(turn.id)).changes.map((c) => c.path)).toEqual(['added.txt', 'tracked.txt']);
+    const reverted = await h.api<RevertResult>('POST', `/api/turns/${turn.id}/revert`, {});
+    expect(reverted.status).toBe(200);
+    expect(reverted.body.restored).toEqual(['added.txt', 'tracked.txt']);
+    expect(fs.readFileSync(path.join(repo, 'tracked.txt'), 'utf8')).toBe('v1\n');
+    expect(fs.existsSync(path.join(repo, 'added.txt'))).toBe(false);
+    // Ignored and dependency folders are neither recorded nor restored: said so in the README.
+    expect(fs.readFileSync(path.join(repo, 'build', 'out.js'), 'utf8')).toBe('again\n');
+    expect(fs.readFileSync(path.join(repo, 'node_modules', 'big', 'index.js'), 'utf8')).toBe(
+      `${secretDep}more\n`,
+    );
+    expect(gitState()).toEqual(before);
+
+    // The store holds the project's files, never the dependency's.
+    const objects = path.join(h.dataDir, 'snapshots', project.body.id, 'objects');
+    const stored = fs
+      .readdirSync(objects, { recursive: true, encoding: 'utf8' })
+      .filter((rel) => fs.statSync(path.join(objects, rel)).isFile())
+      .map((rel) => zlib.inflateRawSync(fs.readFileSync(path.join(objects, rel))).toString('utf8'));
+    expect(stored).toContain('v1\n');
+    expect(stored.some((text) => text.includes('dependency-content'))).toBe(false);
+    expect(stored.some((text) => text.includes('built'))).toBe(false);
+    // A project without git gets none.
+    expect(fs.existsSync(path.join(h.projectDir, '.git'))).toBe(false);
+    // Deleting the project deletes its recordings.
+    expect((await h.api('DELETE', `/api/projects/${project.body.id}`)).status).toBe(204);
+    expect(fs.existsSync(path.join(h.dataDir, 'snapshots', project.body.id))).toBe(false);
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('refuses a revert while a turn runs in the project, in this session or another', async () => {
+    const done = await turnWith({ name: 'Write', input: { path: 'later.txt', content: 'x' } });
+    const other = await h.api<{ id: string }>('POST', '/api/sessions', {
+      project_id: (await h.api<{ project_id: string }>('GET', `/api/sessions/${sessionId}`)).body.project_id,
+    });
+    for (const session of [sessionId, other.body.id]) {
+      h.model.enqueue({ content: [{ type: 'text', text: 'thinking' }], hang: true });
+      const running = await h.startTurn(session, 'long work');
+      await h.model.waitForRequests(h.model.requests.length + 1);
+      const refused = await h.api<{ error: { code: string } }>('POST', `/api/turns/${done.id}/revert`, {});
+      expect([refused.status, refused.body.error.code]).toEqual([409, 'turn_running']);
+      await h.api('POST', `/api/turns/${running.id}/cancel`);
+    }
+    expect(read('later.txt')).toBe('x');
   });
 });

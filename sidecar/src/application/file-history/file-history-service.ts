@@ -103,6 +103,16 @@ export class FileHistoryService {
         'A turn is running in this session; wait for it to end, or cancel it, and revert then.',
       );
     }
+    // Another session's turn in the same folder would take the restored files for its own changes.
+    const busy = store.turns
+      .allRunning()
+      .find((t) => store.sessions.get(t.session_id)?.project_id === session.project_id);
+    if (busy) {
+      throw new CairnError(
+        'turn_running',
+        `Session ${busy.session_id} is running a turn in this project; wait for it to end, or cancel it, and revert then.`,
+      );
+    }
     const target = files.before;
     if (!target) {
       throw new CairnError(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { badRequest, CairnError, notFound } from '../../errors';
 import type { Project, UpdateProjectRequest } from '../../protocol';
 import type { Store } from '../../store/store';
+import type { SnapshotStores } from '../../tools/snapshots/project-snapshots';
 import { requirePart } from '../part';
 import type { SessionService } from '../sessions/session-service';
 import type { ProjectPythonService } from './project-python';
@@ -18,6 +19,8 @@ export class ProjectService {
       /** The kernels' interpreter setting; null where there are none. */
       python: ProjectPythonService | null;
       sandbox: ProjectSandboxService;
+      /** The recordings of projects' files (turn changes, reverts): a deleted project's go with it. */
+      snapshots: SnapshotStores;
     },
   ) {}
 
@@ -74,6 +77,7 @@ export class ProjectService {
     await sessions.release(ids);
     store.projects.delete(id);
     sessions.removeFiles(ids);
+    await this.deps.snapshots.remove(id);
   }
 
   private refuseWithoutProjects(): void {
