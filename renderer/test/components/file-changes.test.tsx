@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';
 import type { FileChange, Turn } from '../../../sidecar/src/protocol';
+import { RevertCard } from '../../src/components/changes/RevertCard';
 import { TurnChanges } from '../../src/components/changes/TurnChanges';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
@@ -143,5 +144,31 @@ describe('TurnChanges', () => {
     show(turn({ files_changed: 2 }), [], { locale: 'zh-CN', disabled: true });
     expect(screen.getByRole('button', { name: /改动了 2 个文件/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: /撤销这些文件改动/ }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('shows a revert as a card: the turn it restored to, what it could not put back, and its undo', () => {
+    const { client } = fakeSidecar([]);
+    const revert = turn({
+      id: 't2',
+      kind: 'revert',
+      reverted_turn_id: 't1',
+      prompt: 'Restore files to before turn 3',
+      files_changed: 1,
+    });
+    const notRestored = [{ path: 'big.bin', reason: 'too large to keep' }];
+    render(
+      <I18nProvider locale="en">
+        <RevertCard
+          view={{ turn: revert, items: [], response: 0, notRestored }}
+          client={client}
+          revert={{ disabled: false }}
+        />
+      </I18nProvider>,
+    );
+    expect(screen.getByText('Files restored to before turn 3')).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toContain('big.bin — too large to keep');
+    expect(screen.getByRole('button', { name: '1 file changed' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Undo this revert/ }));
+    expect(screen.getByRole('alertdialog').textContent).toContain('Undo this revert?');
   });
 });
