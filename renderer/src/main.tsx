@@ -13,6 +13,7 @@ import './styles/context.css';
 import './styles/background.css';
 import './styles/forks.css';
 import './styles/sessions.css';
+import './styles/changes.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useT } from '../i18n/i18n';
 
 /** A small modal that asks before something cannot be undone. */
@@ -7,6 +7,12 @@ export function ConfirmDialog(props: {
   confirmLabel: string;
   onConfirm(): void;
   onCancel(): void;
+  /** More than the message: a list of what the action touches, an error. */
+  children?: ReactNode;
+  /** The action is under way: its button waits. */
+  busy?: boolean;
+  /** The cancel button's label when "Cancel" is not the word (an error to close). */
+  cancelLabel?: string;
 }) {
   const t = useT();
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -21,11 +27,12 @@ export function ConfirmDialog(props: {
         onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
       >
         <p>{props.message}</p>
+        {props.children}
         <div className="modal-actions">
           <button type="button" ref={cancelRef} onClick={props.onCancel}>
-            {t('common.cancel')}
+            {props.cancelLabel ?? t('common.cancel')}
           </button>
-          <button type="button" className="danger-button" onClick={props.onConfirm}>
+          <button type="button" className="danger-button" onClick={props.onConfirm} disabled={props.busy}>
             {props.confirmLabel}
           </button>
         </div>

@@ -310,6 +310,7 @@ export function Conversation(props: {
                           onBranch={
                             readOnly || !props.onBranched ? undefined : () => void branchFrom(view.turn.id)
                           }
+                          revert={readOnly ? undefined : { disabled: running !== null }}
                         />
                       </div>
                     );

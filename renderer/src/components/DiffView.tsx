@@ -2,14 +2,17 @@ import { memo } from 'react';
 import type { DiffLine } from './line-diff';
 import { MarkedText } from './MarkedText';
 
-const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
+/** A line DiffView shows: a diff line, or a unified diff's hunk header or "\ No newline" note. */
+export type DiffViewLine = DiffLine | { kind: 'hunk' | 'note'; text: string };
+
+const SIGNS = { same: ' ', removed: '-', added: '+', hunk: '', note: '' } as const;
 
 /**
  * The lines of a diff (`diffLines`) as a unified-style diff: every line, removed ones in red with "-",
  * added ones in green with "+" (the signs carry the meaning without colour). Scrolls in its box.
- * Invisible characters show as markers.
+ * Invisible characters show as markers. Hunk headers and notes (from a unified diff) show dim.
  */
-export const DiffView = memo(function DiffView({ lines }: { lines: DiffLine[] }) {
+export const DiffView = memo(function DiffView({ lines }: { lines: DiffViewLine[] }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
     <pre className="tool-card-pre diff-view" tabIndex={0}>

@@ -4,6 +4,8 @@ import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { codeStepMessageId } from '../state/code-step';
 import type { TurnView } from '../state/turn-view';
+import { RevertCard } from './changes/RevertCard';
+import { TurnChanges } from './changes/TurnChanges';
 import { CodeStepCard } from './code-mode/CodeStepCard';
 import { stepReasoning } from './code-mode/step-reasoning';
 import { CompactionCard } from './context/CompactionCard';
@@ -30,10 +32,23 @@ export const TurnBlock = memo(function TurnBlock(props: {
   onOpenSession?(id: string): void;
   /** "Branch from here": a new session with the history up to and including this turn (absent: not offered). */
   onBranch?(): void;
+  /** Offer to undo the turn's file changes (absent in a read-only session); disabled while a turn runs. */
+  revert?: { disabled: boolean };
 }) {
   const t = useT();
   const { view } = props;
   const streaming = view.turn.status === 'running';
+  if (view.turn.kind === 'revert') {
+    return (
+      <article
+        className="turn turn--revert"
+        data-turn-ordinal={view.turn.ordinal}
+        data-status={view.turn.status}
+      >
+        <RevertCard view={view} client={props.client} revert={props.revert} />
+      </article>
+    );
+  }
   return (
     <article className="turn" data-turn-ordinal={view.turn.ordinal} data-status={view.turn.status}>
       {view.items.map((item) => {
@@ -95,6 +110,7 @@ export const TurnBlock = memo(function TurnBlock(props: {
         <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
       )}
       <TurnStatusLine turn={view.turn} onRetry={props.onRetry} onOpenSettings={props.onOpenSettings} />
+      <TurnChanges turn={view.turn} client={props.client} revert={props.revert} />
       {!streaming && (
         <footer className="turn-footer">
           <TurnUsage turn={view.turn} />

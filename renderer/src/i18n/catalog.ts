@@ -1,5 +1,6 @@
 import { backendMessages } from './messages/backend';
 import { backgroundMessages } from './messages/background';
+import { changesMessages } from './messages/changes';
 import { codeModeMessages } from './messages/code-mode';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
@@ -32,6 +33,7 @@ const areas = [
   forkMessages,
   codeModeMessages,
   sessionMessages,
+  changesMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

@@ -1,9 +1,16 @@
 import type { EventStream } from '../../../sidecar/src/client';
 import { ApiError, type CairnClient } from '../../../sidecar/src/client';
-import type { AnswerQuestionRequest, CairnEvent, ForkInfo } from '../../../sidecar/src/protocol';
+import type { AnswerQuestionRequest, CairnEvent, ForkInfo, Turn } from '../../../sidecar/src/protocol';
 import { isContextEvent } from './compaction-item';
 import { forksByTurn, upsertFork } from './fork-items';
-import { applyEvent, type TurnView, turnFromHistory, turnFromStart, withForks } from './turn-view';
+import {
+  applyEvent,
+  type TurnView,
+  turnFromHistory,
+  turnFromStart,
+  turnFromTurn,
+  withForks,
+} from './turn-view';
 
 export const PAGE_SIZE = 30;
 /** The events that end a turn: its estimated cost is read then (the events carry tokens, not prices). */
@@ -186,6 +193,10 @@ export class SessionController {
     for (const listener of this.eventListeners) listener(event);
     const forks =
       event.type === 'fork.updated' ? { forks: upsertFork(this.snapshot.forks, event.fork) } : undefined;
+    if (event.type === 'files.reverted') {
+      void this.addRevert(event);
+      return;
+    }
     const turns = this.snapshot.turns;
     // "Compact now" runs between turns: its card goes after the last turn, where it happened.
     const between = event.turn_id === null && (isContextEvent(event) || event.type === 'context.edited');
@@ -200,23 +211,55 @@ export class SessionController {
     const next = turns.slice();
     next[index] = applyEvent(turns[index]!, event);
     this.update({ turns: next, ...forks });
-    if (TURN_ENDS.has(event.type) && event.turn_id) void this.readCost(event.turn_id);
+    if (TURN_ENDS.has(event.type) && event.turn_id) void this.readEnded(event.turn_id);
   }
 
-  /** A turn that just ended, read again for its estimated cost; without one (no prices) nothing changes. */
-  private async readCost(turnId: string): Promise<void> {
-    let cost: number | null;
+  /**
+   * A turn that just ended, read again for what its events do not carry: its estimated cost (the events
+   * carry tokens, not prices) and how many files it changed (recorded as it ends, not in its events).
+   */
+  private async readEnded(turnId: string): Promise<void> {
+    let read: Turn;
     try {
-      cost = (await this.client.getTurn(turnId)).cost;
+      read = await this.client.getTurn(turnId);
     } catch {
-      return; // The cost shows when the session is next read; the turn itself is complete already.
+      return; // Both show when the session is next read; the turn itself is complete already.
     }
     const index = this.snapshot.turns.findIndex((t) => t.turn.id === turnId);
-    if (this.disposed || cost === null || index === -1) return;
+    if (this.disposed || index === -1) return;
     const next = this.snapshot.turns.slice();
     const view = next[index]!;
-    next[index] = { ...view, turn: { ...view.turn, cost } };
+    const { cost, files_changed } = read;
+    if (cost === view.turn.cost && files_changed === view.turn.files_changed) return;
+    next[index] = { ...view, turn: { ...view.turn, cost, files_changed } };
     this.update({ turns: next });
+  }
+
+  /**
+   * A revert ran (from this window or another): its turn, which has no events of its own, is read and
+   * added at the end, with the files it could not put back. A page read since may have brought it already.
+   */
+  private async addRevert(event: Extract<CairnEvent, { type: 'files.reverted' }>): Promise<void> {
+    const turnId = event.turn_id;
+    if (!turnId) return;
+    let turn: Turn;
+    try {
+      turn = await this.client.getTurn(turnId);
+    } catch (error) {
+      this.update({ error: messageOf(error) });
+      return;
+    }
+    if (this.disposed) return;
+    const view = { ...turnFromTurn(turn), notRestored: event.not_restored };
+    const turns = this.snapshot.turns;
+    const index = turns.findIndex((t) => t.turn.id === turnId);
+    if (index === -1) {
+      this.update({ turns: [...turns, view] });
+    } else {
+      const next = turns.slice();
+      next[index] = { ...next[index]!, notRestored: event.not_restored };
+      this.update({ turns: next });
+    }
   }
 
   private update(patch: Partial<SessionSnapshot>): void {

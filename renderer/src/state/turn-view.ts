@@ -3,6 +3,7 @@ import type {
   ContentBlock,
   ContextVersionInfo,
   ErrorInfo,
+  FileNotRestored,
   ForkInfo,
   Question,
   ToolCall,
@@ -73,6 +74,8 @@ export interface TurnView {
   items: TurnItem[];
   /** Which model response is streaming, so deltas land in the right blocks. */
   response: number;
+  /** A revert turn seen live: the files it could not put back (its `files.reverted` event says). */
+  notRestored?: FileNotRestored[];
 }
 
 /**
@@ -195,6 +198,11 @@ function versionsByMessage(
 /** The turn with its forks group holding `forks` (from the session's detail), where the group belongs. */
 export function withForks(view: TurnView, forks: ForkInfo[]): TurnView {
   return { ...view, items: placeForks(view.items, forks) };
+}
+
+/** A finished turn known only as a turn (a revert, which has no messages): its prompt and nothing else. */
+export function turnFromTurn(turn: Turn): TurnView {
+  return { turn, items: [{ kind: 'prompt', key: 'prompt', text: turn.prompt }], response: 0 };
 }
 
 /** A turn that starts live, from its turn.started event. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnClient, EventStream } from '../../../sidecar/src/client';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, NewEvent, TurnPage } from '../../../sidecar/src/protocol';
 import { SessionController } from '../../src/state/session-controller';
 import type { NestedItem, ToolItem } from '../../src/state/tool-items';
 import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from '../../src/state/turn-view';
 import { eventMaker } from '../support/journal-events';
+import { scriptedStream } from '../support/scripted-stream';
 import { approvalFor, storedToolCall, storedTurn } from '../support/tool-calls';
 
 // Background calls and the calls scripts start, as tool cards: a background card runs on after its turn and
@@ -147,13 +148,7 @@ describe('background tool cards', () => {
       last_seq: 10,
     };
     const client = { listTurns: async () => page, turnEvents: async () => [] } as unknown as CairnClient;
-    let deliver: (event: CairnEvent) => void = () => undefined;
-    const stream = {
-      subscribe: (_id: string, _after: number, onEvent: (e: CairnEvent) => void) => {
-        deliver = onEvent;
-        return () => undefined;
-      },
-    } as unknown as EventStream;
+    const { stream, deliver } = scriptedStream();
     const controller = new SessionController(client, stream, 's');
     await controller.start();
     const make = eventMaker('s');

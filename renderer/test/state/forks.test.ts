@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnClient, EventStream } from '../../../sidecar/src/client';
+import type { CairnClient } from '../../../sidecar/src/client';
 import type {
   CairnEvent,
   ContextVersionInfo,
@@ -17,6 +17,7 @@ import {
   turnFromStart,
 } from '../../src/state/turn-view';
 import { eventMaker } from '../support/journal-events';
+import { scriptedStream } from '../support/scripted-stream';
 import { storedToolCall, storedTurn } from '../support/tool-calls';
 
 // Forks under the turn that spawned them: the group is read with the session's detail and kept up to date
@@ -83,13 +84,7 @@ function sessionWithForks(forks: ForkInfo[]) {
       return detail;
     },
   } as unknown as CairnClient;
-  let deliver: (event: CairnEvent) => void = () => undefined;
-  const stream = {
-    subscribe: (_id: string, _after: number, onEvent: (e: CairnEvent) => void) => {
-      deliver = onEvent;
-      return () => undefined;
-    },
-  } as unknown as EventStream;
+  const { stream, deliver } = scriptedStream();
   const controller = new SessionController(client, stream, 's');
   return { controller, reads, emit: (e: NewEvent) => deliver(ev(e)) };
 }

@@ -1,13 +1,17 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { Session } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import { SessionChangesDialog } from '../changes/SessionChangesDialog';
 import { downloadBlob, fileNameFor } from '../download-blob';
 import { ImportFileInput } from './ImportFileInput';
 import { MenuButton } from './MenuButton';
 
-/** The session header's "⋯": export the session as Markdown or JSON, import one from a JSON export. */
+/**
+ * The session header's "⋯": what the session changed in its project's files, export the session as
+ * Markdown or JSON, import one from a JSON export.
+ */
 export function SessionMenu(props: {
   client: CairnClient;
   session: Session;
@@ -17,6 +21,7 @@ export function SessionMenu(props: {
 }) {
   const t = useT();
   const fileInput = useRef<HTMLInputElement>(null);
+  const [showChanges, setShowChanges] = useState(false);
   const { client, session } = props;
 
   const exportAs = async (format: 'md' | 'json') => {
@@ -41,12 +46,18 @@ export function SessionMenu(props: {
         title={t('session.actions')}
         menuLabel={t('session.actions')}
         items={[
+          ...(session.project_id === null
+            ? []
+            : [{ key: 'changes', label: t('changes.session.menu'), onSelect: () => setShowChanges(true) }]),
           { key: 'md', label: t('session.exportMd'), onSelect: () => void exportAs('md') },
           { key: 'json', label: t('session.exportJson'), onSelect: () => void exportAs('json') },
           { key: 'import', label: t('session.import'), onSelect: () => fileInput.current?.click() },
         ]}
       />
       <ImportFileInput inputRef={fileInput} onImport={props.onImport} testId="import-session-file" />
+      {showChanges && (
+        <SessionChangesDialog client={client} sessionId={session.id} onClose={() => setShowChanges(false)} />
+      )}
     </>
   );
 }

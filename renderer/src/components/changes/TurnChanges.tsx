@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import type { CairnClient } from '../../../../sidecar/src/client';
+import type { FileChange, Turn } from '../../../../sidecar/src/protocol';
+import { useI18n } from '../../i18n/i18n';
+import { messageOf } from '../../state/session-controller';
+import { FileChangeList } from './FileChangeList';
+import { RevertButton } from './RevertButton';
+
+type Loaded =
+  | { kind: 'loading' }
+  | { kind: 'done'; changes: FileChange[] }
+  | { kind: 'error'; message: string };
+
+/**
+ * Under a finished turn that changed files: "N files changed", folded; unfolding reads the diffs once.
+ * With `revert`, an action restores the project's files to before the turn. Nothing when the turn changed
+ * no file or its files were not recorded.
+ */
+export function TurnChanges(props: {
+  turn: Turn;
+  client: CairnClient;
+  /** Offer to undo the changes (absent in a read-only session); disabled while a turn runs. */
+  revert?: { disabled: boolean };
+}) {
+  const { t, formatNumber } = useI18n();
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const { turn, client } = props;
+  const count = turn.files_changed;
+  if (turn.status === 'running' || !count) return null;
+
+  const load = async () => {
+    setLoaded({ kind: 'loading' });
+    try {
+      setLoaded({ kind: 'done', changes: (await client.turnChanges(turn.id)).changes });
+    } catch (error) {
+      setLoaded({ kind: 'error', message: messageOf(error) });
+    }
+  };
+  const toggle = () => {
+    if (!open && (loaded === null || loaded.kind === 'error')) void load();
+    setOpen(!open);
+  };
+
+  return (
+    <section className="turn-changes" aria-label={t('changes.listLabel')}>
+      <div className="turn-changes-head">
+        <button type="button" className="turn-changes-toggle" aria-expanded={open} onClick={toggle}>
+          <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
+          {count === 1 ? t('changes.count.one') : t('changes.count.other', { count: formatNumber(count) })}
+        </button>
+        {props.revert && (
+          <RevertButton
+            client={client}
+            turnId={turn.id}
+            label={t('changes.revert')}
+            title={t('changes.revertTitle', { ordinal: turn.ordinal })}
+            message={t('changes.revert.confirm', { ordinal: turn.ordinal })}
+            confirmLabel={t('changes.revert.confirmButton')}
+            disabled={props.revert.disabled}
+          />
+        )}
+      </div>
+      {open && loaded?.kind === 'loading' && <p className="muted turn-changes-note">{t('common.loading')}</p>}
+      {open && loaded?.kind === 'error' && (
+        <p className="error-text turn-changes-note" role="alert">
+          {t('changes.loadFailed', { message: loaded.message })}
+        </p>
+      )}
+      {open && loaded?.kind === 'done' && <FileChangeList changes={loaded.changes} />}
+    </section>
+  );
+}
