@@ -397,6 +397,13 @@ function buildServices(store: Store, options: BuildOptions) {
   sandbox.onChange((ids) => runtimeOfTools.sandboxChanged(ids));
   if (kernels) sandbox.onChange((ids) => kernels.sandboxChanged(ids));
 
+  const fileHistory = new FileHistoryService({
+    store,
+    snapshots,
+    runtime,
+    conversationOnly,
+    logger: logger.child({ component: 'snapshots' }),
+  });
   const sessions = new SessionService({
     store,
     runtime,
@@ -405,6 +412,7 @@ function buildServices(store: Store, options: BuildOptions) {
     conversationOnly,
     hasKernels: kernels !== null,
     forks,
+    projectSessionDeleted: (projectId) => void fileHistory.collectGarbage(projectId),
   });
   const permissions = new PermissionRuleService(store);
   const services: Services = {
@@ -427,7 +435,7 @@ function buildServices(store: Store, options: BuildOptions) {
     sessionExport: new SessionExporter({ store, files }),
     sessionImport: new SessionImporter({ store, files, conversationOnly, logger }),
     turns: new TurnService({ store, runtime }),
-    fileHistory: new FileHistoryService({ store, snapshots, runtime, conversationOnly }),
+    fileHistory,
     forks,
     toolCalls: new ToolCallService({ store, files }),
     questions: new QuestionService({ store, runtime, permissions }),

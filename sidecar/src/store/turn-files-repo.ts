@@ -88,4 +88,15 @@ export class TurnFilesRepo {
       )
       .all(sessionId, sessionId) as { kind: TurnKind; prompt: string }[];
   }
+
+  /** Every tree the project's turns recorded (its sessions', branches' and forks'): what must be kept. */
+  treesOfProject(projectId: string): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT t.files_before AS a, t.files_after AS b FROM turns t JOIN sessions s ON s.id = t.session_id
+         WHERE s.project_id = ? AND (t.files_before IS NOT NULL OR t.files_after IS NOT NULL)`,
+      )
+      .all(projectId) as { a: string | null; b: string | null }[];
+    return [...new Set(rows.flatMap((r) => [r.a, r.b]).filter((id): id is string => id !== null))];
+  }
 }

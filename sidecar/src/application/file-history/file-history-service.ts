@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentRuntime } from '../../agent/agent-runtime';
 import { CairnError, notFound } from '../../errors';
+import type { Logger } from '../../log/logger';
 import type { FileChanges, RevertResult, RevertTurnRequest } from '../../protocol';
 import type { Store } from '../../store/store';
 import type { TurnFiles } from '../../store/turn-files-repo';
@@ -22,8 +23,27 @@ export class FileHistoryService {
       snapshots: SnapshotStores;
       runtime: AgentRuntime;
       conversationOnly: boolean;
+      logger: Logger;
     },
   ) {}
+
+  /**
+   * Deletes the recorded objects of the project that no turn uses any more (after a session was deleted), in
+   * the background; a failure is logged, nothing else depends on it.
+   */
+  collectGarbage(projectId: string): Promise<void> {
+    const { store, snapshots, logger } = this.deps;
+    return snapshots
+      .of(projectId)
+      .collectGarbage(store.turnFiles.treesOfProject(projectId))
+      .then(
+        (removed) => {
+          if (removed > 0)
+            logger.info('removed recorded files no turn uses', { project: projectId, removed });
+        },
+        (error) => logger.warn('removing recorded files no turn uses failed', { project: projectId, error }),
+      );
+  }
 
   /** The files the turn changed: its recording before against the one as it ended. */
   async turnChanges(turnId: string): Promise<FileChanges> {

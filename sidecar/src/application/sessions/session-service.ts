@@ -24,6 +24,8 @@ export interface SessionServiceDeps {
   hasKernels: boolean;
   /** The forks a session's turns spawned, with their status and response. */
   forks: { list(parentSessionId: string): ForkInfo[] };
+  /** Called after a session of a project is deleted: the recordings only it used can go. */
+  projectSessionDeleted?: (projectId: string) => void;
 }
 
 /** Sessions: made in a project or as plain conversations, listed, renamed, switched in mode, deleted. */
@@ -100,12 +102,13 @@ export class SessionService {
    * with it (its turn's end cancels them first).
    */
   async delete(id: string): Promise<void> {
-    this.get(id);
+    const projectId = this.get(id).project_id;
     const forks = this.deps.store.sessions.forks(id).map((f) => f.id);
     await this.release([id, ...forks]);
     // The forks' rows go with their parent's (ON DELETE CASCADE).
     this.deps.store.sessions.delete(id);
     this.removeFiles([id, ...forks]);
+    if (projectId) this.deps.projectSessionDeleted?.(projectId);
   }
 
   /**

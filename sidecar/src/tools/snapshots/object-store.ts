@@ -55,4 +55,23 @@ export class ObjectStore {
   async get(id: string): Promise<Buffer> {
     return inflate(await fsp.readFile(this.pathOf(id)));
   }
+
+  /** Removes the objects (and left-over temporary files) not kept and last written before `before` (ms). */
+  async sweep(kept: (id: string) => boolean, before: number): Promise<number> {
+    const root = path.join(this.dir, 'objects');
+    let removed = 0;
+    for (const prefix of await fsp.readdir(root).catch(() => [] as string[])) {
+      for (const name of await fsp.readdir(path.join(root, prefix)).catch(() => [] as string[])) {
+        const id = prefix + name;
+        if (kept(id)) continue;
+        const file = path.join(root, prefix, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (!stat || stat.mtimeMs >= before) continue;
+        await fsp.rm(file, { force: true });
+        this.known.delete(id);
+        removed++;
+      }
+    }
+    return removed;
+  }
 }

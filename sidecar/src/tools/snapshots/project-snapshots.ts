@@ -18,6 +18,8 @@ export class ProjectSnapshots {
   readonly trees: TreeReader;
   private cache: Promise<StatCache> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Trees scans returned lately, by when: the turn that will name one may not be written yet. */
+  private readonly recent = new Map<string, number>();
 
   constructor(readonly dir: string) {
     this.objects = new ObjectStore(dir);
@@ -34,7 +36,9 @@ export class ProjectSnapshots {
   /** Records the files under `root` as they are now; call inside `exclusive`. */
   async scan(root: string, signal?: AbortSignal): Promise<ScanResult> {
     this.cache ??= StatCache.load(path.join(this.dir, 'stat-cache.json'));
-    return scanProject(root, this.objects, await this.cache, signal);
+    const result = await scanProject(root, this.objects, await this.cache, signal);
+    this.recent.set(result.tree, Date.now());
+    return result;
   }
 
   /** Records the files now, waiting for any other scan or restore of the project. */
@@ -56,6 +60,30 @@ export class ProjectSnapshots {
   /** Puts back `target`'s files for the given changes (from now to `target`); call inside `exclusive`. */
   restore(root: string, target: string, changes: PathChange[]): Promise<RestoreResult> {
     return restoreFiles(root, { objects: this.objects, trees: this.trees }, target, changes);
+  }
+
+  /**
+   * Deletes the objects no tree in `live` (nor the stat cache) uses, once they are older than `minAgeMs`:
+   * younger ones may belong to a recording whose turn is not written yet.
+   */
+  collectGarbage(live: string[], minAgeMs = 60 * 60 * 1000): Promise<number> {
+    return this.exclusive(async () => {
+      this.cache ??= StatCache.load(path.join(this.dir, 'stat-cache.json'));
+      const keep = (await this.cache).ids();
+      const since = Date.now() - minAgeMs;
+      for (const [tree, at] of this.recent) if (at < since) this.recent.delete(tree);
+      live = [...live, ...this.recent.keys()];
+      const mark = async (tree: string) => {
+        if (keep.has(tree)) return;
+        keep.add(tree);
+        for (const entry of (await this.trees.read(tree)).values()) {
+          if (entry.kind === 'dir') await mark(entry.id);
+          else if (entry.kind !== 'large') keep.add(entry.id);
+        }
+      };
+      for (const tree of live) await mark(tree);
+      return this.objects.sweep((id) => keep.has(id), since);
+    });
   }
 
   /**

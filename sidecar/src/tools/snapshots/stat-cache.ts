@@ -75,6 +75,11 @@ export class StatCache {
     await fsp.rename(temp, this.file);
   }
 
+  /** The ids the cache hands out without reading: their objects must stay in the store. */
+  ids(): Set<string> {
+    return new Set([...this.entries.values()].map((c) => c.id));
+  }
+
   /** A scan that failed leaves the cache as it was. */
   abandon(): void {
     this.next = new Map();

@@ -137,4 +137,26 @@ describe('project snapshots', () => {
     await restore(before);
     expect(fs.statSync(file('run.sh')).mode & 0o111).not.toBe(0);
   });
+
+  it('collects the objects no live tree (nor the stat cache) uses, and only those', async () => {
+    write('a.txt', 'first version');
+    write('b.txt', 'shared');
+    const old = await record();
+    write('a.txt', 'second version');
+    const live = await record();
+    const objects = () => fs.readdirSync(path.join(base, 'store', 'objects'), { recursive: true }).length;
+    const before = objects();
+    // A cut-off in the future: every unused object counts as old.
+    expect(await snaps.collectGarbage([live], -60_000)).toBe(2); // old's root tree and "first version"
+    expect(objects()).toBe(before - 2);
+    expect([...(await snaps.trees.files(live)).keys()]).toEqual(['a.txt', 'b.txt']);
+    await expect(snaps.objects.get((await snaps.trees.files(live)).get('b.txt')!.id)).resolves.toEqual(
+      Buffer.from('shared'),
+    );
+    expect(old).not.toBe(live);
+    // With the default age nothing recent goes, whatever is live.
+    write('c.txt', 'new');
+    await record();
+    expect(await snaps.collectGarbage([])).toBe(0);
+  });
 });
