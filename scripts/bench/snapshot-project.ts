@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { prng } from './util';
 
 export interface BenchProjectOptions {
   /** Files recorded (and tracked by git), besides `.gitignore`. */
@@ -24,15 +25,6 @@ const WORDS = (
   'const let return import export from function async await if else for while class interface type ' +
   'value result error data file path config options request response cache index table query build'
 ).split(' ');
-
-/** A fixed pseudo-random sequence, so every run builds the same project. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** Lines of words, about `bytes` long. */
 export function text(next: () => number, bytes: number): string {

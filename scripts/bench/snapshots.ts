@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProjectSnapshots } from '../../sidecar/src/tools/snapshots/project-snapshots';
-import { gitStatus, makeBenchProject, prng, text } from './snapshot-project';
-import { median, ms, type Row, ratio, tempDir } from './util';
+import { gitStatus, makeBenchProject, text } from './snapshot-project';
+import { median, ms, prng, type Row, ratio, tempDir } from './util';
 
 export interface SnapshotBenchOptions {
   files: number;
