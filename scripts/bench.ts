@@ -11,6 +11,7 @@ import { benchContext, type ContextBenchOptions } from './bench/context';
 import { benchForks, type ForkBenchOptions } from './bench/forks';
 import { benchKernels, type KernelBenchOptions } from './bench/kernels';
 import { benchSearch, type SearchBenchOptions } from './bench/search';
+import { benchSnapshots, type SnapshotBenchOptions } from './bench/snapshots';
 import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
 import { benchToolRuntime, type ToolRuntimeBenchOptions } from './bench/tool-runtime';
@@ -36,6 +37,13 @@ const FORKS: ForkBenchOptions = { runs: 30, warmup: 5, historyTurns: 200 };
 const CODE_STEPS: CodeStepBenchOptions = { steps: 50, warmup: 5 };
 const SEARCH: SearchBenchOptions = { messages: 100_000, sessions: 100, samples: 31, warmup: 3 };
 const BRANCH: BranchBenchOptions = { turns: Number(process.env.BENCH_TURNS ?? 10_000), runs: 5, warmup: 1 };
+const SNAPSHOTS: SnapshotBenchOptions = {
+  files: 10_000,
+  folders: 200,
+  nodeModules: 5_000,
+  runs: 15,
+  warmup: 2,
+};
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -43,7 +51,7 @@ async function main(): Promise<void> {
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
   // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
   // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i), BENCH_ONLY=search section (j),
-  // BENCH_ONLY=branch section (k).
+  // BENCH_ONLY=branch section (k), BENCH_ONLY=snapshots section (l).
   const alone: Record<string, () => Promise<Row[]>> = {
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
@@ -73,6 +81,7 @@ async function main(): Promise<void> {
       }
     },
     search: () => benchSearch(SEARCH, log),
+    snapshots: () => benchSnapshots(SNAPSHOTS, log),
   };
   const only = process.env.BENCH_ONLY;
   if (only) {
@@ -150,6 +159,8 @@ async function main(): Promise<void> {
     rows.push(...(await benchSearch(SEARCH, log)));
     log('(k) branching');
     rows.push(...(await benchBranch(BRANCH, log)));
+    log('(l) file snapshots');
+    rows.push(...(await benchSnapshots(SNAPSHOTS, log)));
   } finally {
     await model.close();
     removeDirs();

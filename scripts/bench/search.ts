@@ -3,7 +3,7 @@ import { SearchService } from '../../sidecar/src/application/search/search-servi
 import { SearchQuery } from '../../sidecar/src/protocol';
 import { MIGRATIONS } from '../../sidecar/src/store/migrations';
 import { Store } from '../../sidecar/src/store/store';
-import { median, ms, type Row, ratio, tempDir, us } from './util';
+import { median, ms, prng, type Row, ratio, tempDir, us } from './util';
 
 export interface SearchBenchOptions {
   messages: number;
@@ -19,15 +19,6 @@ const WORDS = (
 ).split(' ');
 const RARE = ['zephyr', 'quokka', 'fjord', 'xylophone'];
 const CHINESE = ['数据库迁移', '部署脚本', '测试用例', '性能优化', '配置文件'];
-
-/** A fixed pseudo-random sequence, so every run indexes the same text. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** A message of 10 to 60 words, mostly common (skewed to the front of the list), some Chinese, few rare. */
 function messageText(next: () => number): string {

@@ -24,6 +24,15 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
 
+/** A fixed pseudo-random sequence, so every run makes the same data. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
 export function ms(value: number, digits = 2): string {
   return `${value.toFixed(digits)} ms`;
 }
