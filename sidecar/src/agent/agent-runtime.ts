@@ -62,7 +62,7 @@ export interface AgentRuntimeOptions {
 
 type TurnOutcome = Parameters<TurnRunner['finish']>[1];
 
-const COMPACTING = 'is compacting its context';
+const COMPACTING = 'is being compacted';
 
 /** What the model is told of a revert before the next prompt. */
 function revertNotice(reverted: { kind: TurnKind; prompt: string }): { type: 'text'; text: string } {
@@ -303,7 +303,7 @@ export class AgentRuntime {
   /**
    * Runs `work` (a compaction, a revert of files) while no turn runs in the session, and starts none until
    * it ends: the version it writes, or the files it restores, must not move under a running turn. `activity`
-   * says what it does ("is compacting its context"), for whoever has to wait.
+   * says what it does ("is being compacted"), for whoever has to wait.
    */
   async whileIdle<T>(sessionId: string, work: () => Promise<T>, activity = COMPACTING): Promise<T> {
     if (this.isSessionRunning(sessionId) || this.store.turns.running(sessionId)) {
