@@ -28,6 +28,9 @@ function makeTurn(patch: Partial<Turn> = {}): Turn {
     kind: 'prompt',
     reverted_turn_id: null,
     files_changed: null,
+    files_recorded: false,
+    files_note: null,
+    not_restored: [],
     ...patch,
   };
 }

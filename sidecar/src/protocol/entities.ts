@@ -81,6 +81,10 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
+/** A file a revert could not put back, and why. */
+export const FileNotRestored = z.object({ path: z.string(), reason: z.string() });
+export type FileNotRestored = z.infer<typeof FileNotRestored>;
+
 export const TurnKind = z.enum(['prompt', 'revert']);
 export type TurnKind = z.infer<typeof TurnKind>;
 
@@ -105,6 +109,12 @@ export const Turn = z.object({
   reverted_turn_id: z.string().nullable().default(null),
   /** How many files the turn changed in the project; null while it runs or where its files were not recorded. */
   files_changed: z.number().int().nullable().default(null),
+  /** Whether the project's files were recorded before the turn (so it can be reverted). */
+  files_recorded: z.boolean().default(false),
+  /** Why the turn's files were not recorded (too many files, unreadable…); null otherwise. */
+  files_note: z.string().nullable().default(null),
+  /** For a revert: the files it could not put back, and why. */
+  not_restored: z.array(FileNotRestored).default([]),
 });
 export type Turn = z.infer<typeof Turn>;
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { CompactionLevel, CompactionReason, Experience, StructuredSummary } from './context';
-import { Message, Question, ToolCallStatus, Usage } from './entities';
+import { FileNotRestored, Message, Question, ToolCallStatus, Usage } from './entities';
 import { ErrorInfo } from './errors';
 import { eventBase as base } from './event-base';
-import { FileNotRestored } from './file-changes';
 import { ForkInfo } from './forks';
 import {
   KernelDiedEvent,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Turn } from './entities';
+import { FileNotRestored, Turn } from './entities';
 
 /** How a file differs between two recordings of the project. */
 export const FileChangeStatus = z.enum(['added', 'modified', 'deleted']);
@@ -42,10 +42,6 @@ export const RevertTurnRequest = z
   })
   .strict();
 export type RevertTurnRequest = z.infer<typeof RevertTurnRequest>;
-
-/** A file a revert could not put back, and why. */
-export const FileNotRestored = z.object({ path: z.string(), reason: z.string() });
-export type FileNotRestored = z.infer<typeof FileNotRestored>;
 
 /** What `POST /api/turns/{id}/revert` did: its own turn (revertable in turn), the files put back and not. */
 export const RevertResult = z.object({

@@ -332,6 +332,8 @@ ALTER TABLE turns ADD COLUMN files_before TEXT;
 ALTER TABLE turns ADD COLUMN files_after TEXT;
 ALTER TABLE turns ADD COLUMN files_changed INTEGER;
 ALTER TABLE turns ADD COLUMN files_note TEXT;
+ALTER TABLE turns ADD COLUMN files_foreign TEXT;
+ALTER TABLE turns ADD COLUMN files_not_restored TEXT;
 `,
   },
 ];

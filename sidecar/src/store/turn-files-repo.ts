@@ -1,4 +1,4 @@
-import type { TurnKind, TurnStatus } from '../protocol';
+import type { FileNotRestored, TurnKind, TurnStatus } from '../protocol';
 import type { Db } from './database';
 
 /** What a turn recorded of the project's files: snapshot trees (ids in the project's snapshot store). */
@@ -70,6 +70,13 @@ export class TurnFilesRepo {
     this.db
       .prepare('UPDATE turns SET files_after = ?, files_changed = ? WHERE id = ?')
       .run(tree, changed, turnId);
+  }
+
+  /** A revert's files it could not put back. */
+  setNotRestored(turnId: string, notRestored: FileNotRestored[]): void {
+    this.db
+      .prepare('UPDATE turns SET files_not_restored = ? WHERE id = ?')
+      .run(notRestored.length > 0 ? JSON.stringify(notRestored) : null, turnId);
   }
 
   /** The files were not (or no longer) recorded: why, for the turn's changes to say. */

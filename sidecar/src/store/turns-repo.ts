@@ -1,5 +1,6 @@
 import {
   ErrorInfo,
+  type FileNotRestored,
   type SessionUsage,
   type Turn,
   type TurnKind,
@@ -30,6 +31,9 @@ interface TurnRow {
   kind: TurnKind;
   reverted_turn_id: string | null;
   files_changed: number | null;
+  files_before: string | null;
+  files_note: string | null;
+  files_not_restored: string | null;
 }
 
 /** A turn with the prices of the model config it used (all null when it used none, or the config is gone). */
@@ -61,6 +65,9 @@ function toTurn(row: PricedTurnRow): Turn {
     kind: row.kind,
     reverted_turn_id: row.reverted_turn_id,
     files_changed: row.files_changed,
+    files_recorded: row.files_before !== null,
+    files_note: row.files_note,
+    not_restored: row.files_not_restored ? (JSON.parse(row.files_not_restored) as FileNotRestored[]) : [],
   };
 }
 

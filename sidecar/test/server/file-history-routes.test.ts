@@ -95,6 +95,8 @@ describe('turn file changes and revert', () => {
       reverted_turn_id: turn.id,
       status: 'completed',
       files_changed: 2,
+      files_recorded: true,
+      not_restored: [],
     });
     const event = await h.waitForEvent(sessionId, (e) => e.type === 'files.reverted');
     expect(event).toMatchObject({

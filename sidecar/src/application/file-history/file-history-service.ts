@@ -178,6 +178,7 @@ export class FileHistoryService {
             );
             store.turnFiles.setBefore(turn.id, now);
             store.turnFiles.setAfter(turn.id, after, changed);
+            store.turnFiles.setNotRestored(turn.id, result.notRestored);
             const done = store.turns.finish(turn.id, 'completed');
             store.events.append(sessionId, {
               type: 'files.reverted',
