@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
 import type { CodeModeOptions } from '../agent/code-mode/code-mode-options';
@@ -326,7 +327,8 @@ function buildServices(store: Store, options: BuildOptions) {
     ...(loader ? { loadTool: (registry: LoadedToolRegistry) => loadToolTool(loader, registry) } : {}),
   });
   const runtimeOfTools = toolRuntime;
-  const snapshots = new SnapshotStores(path.join(dataDir, 'snapshots'));
+  // A project that holds the data directory (a home folder opened as a project) never records Cairn's own files.
+  const snapshots = new SnapshotStores(path.join(dataDir, 'snapshots'), [realDirOf(dataDir)]);
   runtime = new AgentRuntime({
     store,
     files,
@@ -456,4 +458,13 @@ function buildServices(store: Store, options: BuildOptions) {
     mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
   };
   return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
+}
+
+/** A folder's real path (links resolved), or the path as given when it cannot be resolved. */
+function realDirOf(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }

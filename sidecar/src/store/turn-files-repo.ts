@@ -15,6 +15,10 @@ export interface TurnFiles {
   changed: number | null;
   /** Why the files were not recorded (too many, unreadable…); null when they were. */
   note: string | null;
+  /** Paths the turn's recording changed outside its tool calls (the user's, another program's). */
+  foreign: string[];
+  createdAt: string;
+  finishedAt: string | null;
 }
 
 interface Row {
@@ -27,10 +31,13 @@ interface Row {
   files_after: string | null;
   files_changed: number | null;
   files_note: string | null;
+  files_foreign: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
-const SELECT =
-  'SELECT id, session_id, ordinal, kind, status, files_before, files_after, files_changed, files_note FROM turns';
+const SELECT = `SELECT id, session_id, ordinal, kind, status, files_before, files_after, files_changed, files_note,
+  files_foreign, created_at, finished_at FROM turns`;
 
 const toFiles = (row: Row): TurnFiles => ({
   turnId: row.id,
@@ -42,6 +49,9 @@ const toFiles = (row: Row): TurnFiles => ({
   after: row.files_after,
   changed: row.files_changed,
   note: row.files_note,
+  foreign: row.files_foreign ? (JSON.parse(row.files_foreign) as string[]) : [],
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
 });
 
 /** The file recordings of turns: written as a turn starts and ends, read for its changes and reverts. */
@@ -66,10 +76,43 @@ export class TurnFilesRepo {
     this.db.prepare('UPDATE turns SET files_before = ?, files_note = NULL WHERE id = ?').run(tree, turnId);
   }
 
-  setAfter(turnId: string, tree: string, changed: number): void {
+  setAfter(turnId: string, tree: string, changed: number, foreign: string[] = []): void {
     this.db
-      .prepare('UPDATE turns SET files_after = ?, files_changed = ? WHERE id = ?')
-      .run(tree, changed, turnId);
+      .prepare('UPDATE turns SET files_after = ?, files_changed = ?, files_foreign = ? WHERE id = ?')
+      .run(tree, changed, foreign.length > 0 ? JSON.stringify(foreign) : null, turnId);
+  }
+
+  /**
+   * When the turn's tool calls ran (from creation to end; null: still running), its forks' included: the
+   * only times the turn itself can have changed files.
+   */
+  toolCallWindows(turnId: string): { start: string; end: string | null }[] {
+    return this.db
+      .prepare(
+        `SELECT started_at AS start, finished_at AS end FROM tool_calls WHERE turn_id = ?
+         UNION ALL
+         SELECT c.started_at, c.finished_at FROM tool_calls c JOIN sessions s ON s.id = c.session_id
+         WHERE s.parent_turn_id = ?`,
+      )
+      .all(turnId, turnId) as { start: string; end: string | null }[];
+  }
+
+  /**
+   * Recorded turns of the project's other sessions that ran at or after `since` (ISO time), or still run:
+   * what they changed is not the reverting session's.
+   */
+  othersInProjectSince(projectId: string, sessionId: string, since: string): TurnFiles[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT t.id, t.session_id, t.ordinal, t.kind, t.status, t.files_before, t.files_after, t.files_changed,
+             t.files_note, t.files_foreign, t.created_at, t.finished_at
+           FROM turns t JOIN sessions s ON s.id = t.session_id
+           WHERE s.project_id = ? AND t.session_id != ? AND t.files_before IS NOT NULL
+             AND (t.finished_at IS NULL OR t.finished_at >= ?)`,
+        )
+        .all(projectId, sessionId, since) as Row[]
+    ).map(toFiles);
   }
 
   /** A revert's files it could not put back. */
@@ -89,7 +132,7 @@ export class TurnFilesRepo {
     return this.db
       .prepare(
         `SELECT r.kind, r.prompt FROM turns t JOIN turns r ON r.id = t.reverted_turn_id
-         WHERE t.session_id = ? AND t.kind = 'revert' AND t.ordinal >
+         WHERE t.session_id = ? AND t.kind = 'revert' AND t.files_before IS NOT NULL AND t.ordinal >
            COALESCE((SELECT MAX(ordinal) FROM turns WHERE session_id = ? AND kind = 'prompt'), 0)
          ORDER BY t.ordinal`,
       )

@@ -283,4 +283,100 @@ describe('turn file changes and revert', () => {
     }
     expect(read('later.txt')).toBe('x');
   });
+
+  it('an earlier turn: edits between turns are conflicts, the later turn alone reverts cleanly', async () => {
+    const first = await turnWith({ name: 'Write', input: { path: 'gap-a.txt', content: 'turn one\n' } });
+    fs.writeFileSync(file('gap-a.txt'), 'the user, between turns\n');
+    const second = await turnWith({ name: 'Write', input: { path: 'gap-b.txt', content: 'turn two\n' } });
+    const refused = await h.api<{ error: { details: { paths: string[] } } }>(
+      'POST',
+      `/api/turns/${first.id}/revert`,
+      {},
+    );
+    expect([refused.status, refused.body.error.details.paths]).toEqual([409, ['gap-a.txt']]);
+    const reverted = await h.api<RevertResult>('POST', `/api/turns/${second.id}/revert`, {});
+    expect([reverted.status, reverted.body.restored]).toEqual([200, ['gap-b.txt']]);
+    expect(read('gap-a.txt')).toBe('the user, between turns\n');
+  });
+
+  it("a file the user writes while a turn runs, outside the turn's tool calls, is not the turn's", async () => {
+    h.model.enqueue({ content: [{ type: 'text', text: 'thinking' }], hang: true });
+    const turn = await h.startTurn(sessionId, 'think long');
+    await h.model.waitForRequests(h.model.requests.length + 1);
+    fs.writeFileSync(file('during.txt'), 'typed by the user while the model thought\n');
+    await h.api('POST', `/api/turns/${turn.id}/cancel`);
+    const ended = await h.waitForTurnEnd(turn.id);
+    expect(ended.files_changed).toBe(1);
+    const refused = await h.api<{ error: { details: { paths: string[] } } }>(
+      'POST',
+      `/api/turns/${turn.id}/revert`,
+      {},
+    );
+    expect([refused.status, refused.body.error.details.paths]).toEqual([409, ['during.txt']]);
+    expect(read('during.txt')).toContain('typed by the user');
+  });
+
+  it("another session's turn that ran meanwhile: what it changed is a conflict", async () => {
+    const projectId = (await h.api<{ project_id: string }>('GET', `/api/sessions/${sessionId}`)).body
+      .project_id;
+    const other = (
+      await h.api<{ id: string }>('POST', '/api/sessions', { project_id: projectId, approval: 'auto' })
+    ).body.id;
+    // This session's Bash waits for a flag, so the other session's write falls inside one of its tool calls.
+    h.model.enqueue({
+      content: [
+        {
+          type: 'tool_use',
+          name: 'Bash',
+          input: { command: 'while [ ! -f go.flag ]; do sleep 0.05; done; echo mine > mine.txt' },
+        },
+      ],
+    });
+    const waiting = await h.startTurn(sessionId, 'wait for the flag');
+    await h.waitForEvent(sessionId, (e) => e.type === 'tool.started' && e.turn_id === waiting.id);
+    await turnIn(other, { name: 'Write', input: { path: 'theirs.txt', content: 'the other session\n' } });
+    h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
+    fs.writeFileSync(file('go.flag'), '');
+    expect((await h.waitForTurnEnd(waiting.id)).status).toBe('completed');
+    const refused = await h.api<{ error: { details: { paths: string[] } } }>(
+      'POST',
+      `/api/turns/${waiting.id}/revert`,
+      {},
+    );
+    expect([refused.status, refused.body.error.details.paths]).toEqual([409, ['theirs.txt']]);
+    expect(read('theirs.txt')).toBe('the other session\n');
+  });
+
+  it('after a crash during a turn, edits since cannot be told from its own: conflicts until forced', async () => {
+    const first = await turnWith({
+      name: 'Write',
+      input: { path: 'crash.txt', content: 'before the crash\n' },
+    });
+    const second = await turnWith({ name: 'Write', input: { path: 'crash-2.txt', content: 'during\n' } });
+    // What recovery leaves of a turn Cairn stopped during: interrupted, no recording as it ended.
+    h.server.core.store.db
+      .prepare(
+        "UPDATE turns SET status = 'interrupted', files_after = NULL, files_changed = NULL WHERE id = ?",
+      )
+      .run(second.id);
+    fs.writeFileSync(file('crash.txt'), 'edited after the restart\n');
+    const refused = await h.api<{ error: { details: { paths: string[] } } }>(
+      'POST',
+      `/api/turns/${first.id}/revert`,
+      {},
+    );
+    expect([refused.status, refused.body.error.details.paths]).toEqual([409, ['crash-2.txt', 'crash.txt']]);
+    expect((await changesOf(second.id)).note).toMatch(/Cairn stopped while this turn ran/);
+  });
+
+  it('reverts a turn that made a folder where a file was, with no conflict', async () => {
+    fs.writeFileSync(file('thing'), 'a file\n');
+    const turn = await turnWith({
+      name: 'Bash',
+      input: { command: 'rm thing && mkdir thing && echo x > thing/a' },
+    });
+    const reverted = await h.api<RevertResult>('POST', `/api/turns/${turn.id}/revert`, {});
+    expect([reverted.status, reverted.body.restored]).toEqual([200, ['thing', 'thing/a']]);
+    expect(read('thing')).toBe('a file\n');
+  });
 });

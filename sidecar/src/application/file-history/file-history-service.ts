@@ -8,6 +8,7 @@ import type { TurnFiles } from '../../store/turn-files-repo';
 import { resolveProjectRoot } from '../../tools/project-root';
 import type { ProjectSnapshots, SnapshotStores } from '../../tools/snapshots/project-snapshots';
 import type { FileEntry, PathChange } from '../../tools/snapshots/snapshot-tree';
+import { changedByOthers } from './revert-conflicts';
 
 const NOT_RECORDED =
   "Cairn did not record this turn's files: its session has no project folder, or the turn ran before Cairn recorded files.";
@@ -148,21 +149,28 @@ export class FileHistoryService {
         project.exclusive(async () => {
           const now = (await project.scan(root)).tree;
           const changes = await project.changes(now, target);
-          const gaps = await this.changedBetweenTurns(
+          const others = await changedByOthers(
             project,
             store.turnFiles.ofSession(sessionId, files.ordinal),
+            store.turnFiles.othersInProjectSince(session.project_id!, sessionId, files.createdAt),
             now,
           );
           const conflicts: string[] = [];
           const toApply: PathChange[] = [];
           for (const change of changes) {
-            // A file the last scan left out (ignored now) but on disk: equal content is nothing to do.
-            const disk =
-              change.before === null && change.after
-                ? await project.onDisk(root, change.path, change.after)
-                : 'missing';
+            let disk: Awaited<ReturnType<ProjectSnapshots['onDisk']>> = 'missing';
+            if (change.before === null && change.after)
+              disk = await project.onDisk(root, change.path, change.after);
+            // A folder the turn made where the file was: the restore removes its recorded files first.
+            if (disk === 'folder') {
+              const prefix = `${change.path}/`;
+              disk = changes.some((c) => c.after === null && c.path.startsWith(prefix))
+                ? 'missing'
+                : 'different';
+            }
+            // A file the last scan left out (ignored now) but on disk with this content: nothing to do.
             if (disk === 'same') continue;
-            if (gaps.has(change.path) || disk === 'different') conflicts.push(change.path);
+            if (others.has(change.path) || disk === 'different') conflicts.push(change.path);
             toApply.push(change);
           }
           if (conflicts.length > 0 && !request.force) throw conflictError(conflicts);
@@ -196,25 +204,6 @@ export class FileHistoryService {
     );
   }
 
-  /**
-   * Paths changed while none of the given turns ran: between one's end and the next one's start, and since
-   * the last one's end until `now`. A turn without an end recorded (Cairn stopped) has its gap counted as its own.
-   */
-  private async changedBetweenTurns(
-    project: ProjectSnapshots,
-    turns: TurnFiles[],
-    now: string,
-  ): Promise<Set<string>> {
-    const recorded = turns.filter((t) => t.before);
-    const paths = new Set<string>();
-    for (const [i, turn] of recorded.entries()) {
-      if (!turn.after) continue;
-      const next = recorded[i + 1]?.before ?? now;
-      for (const change of await project.changes(turn.after, next)) paths.add(change.path);
-    }
-    return paths;
-  }
-
   private turnFiles(turnId: string): TurnFiles {
     const files = this.deps.store.turnFiles.get(turnId);
     if (!files) throw notFound('Turn', turnId);
@@ -246,9 +235,10 @@ export class FileHistoryService {
 
 function conflictError(paths: string[]): CairnError {
   const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, and ${paths.length - 5} more` : '');
+  const one = paths.length === 1;
   return new CairnError(
     'conflict',
-    `${paths.length === 1 ? 'A file was' : `${paths.length} files were`} changed since Cairn last recorded ${paths.length === 1 ? 'it' : 'them'} (by you, another session or a background task): ${shown}. Reverting would overwrite ${paths.length === 1 ? 'that change' : 'those changes'}; revert with force to do it anyway.`,
+    `${one ? 'A file was' : `${paths.length} files were`} changed by something other than the turns being undone (by you, another session, a background task, or while Cairn was stopped): ${shown}. Reverting would overwrite ${one ? 'that change' : 'those changes'}; revert with force to do it anyway.`,
     { details: { paths } },
   );
 }

@@ -1,8 +1,39 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import type { TurnFilesRecorder } from '../../agent/agent-runtime';
 import type { Logger } from '../../log/logger';
 import type { Store } from '../../store/store';
 import { MAX_FILES, TooManyFilesError } from '../../tools/snapshots/project-scanner';
 import type { SnapshotStores } from '../../tools/snapshots/project-snapshots';
+import type { PathChange } from '../../tools/snapshots/snapshot-tree';
+
+/** File times may lag or lead the clock by this much (and FAT keeps them to 2 s). */
+const SLACK_MS = 2000;
+
+/**
+ * The changed paths whose modification time lies outside every one of the turn's tool calls: the turn cannot
+ * have written them (the user did, or another program), so a revert treats them as someone else's. Removed
+ * files have no time left and count as the turn's.
+ */
+async function changedOutside(
+  root: string,
+  changes: PathChange[],
+  windows: { start: string; end: string | null }[],
+): Promise<string[]> {
+  const now = Date.now();
+  const spans = windows.map((w) => [
+    Date.parse(w.start) - SLACK_MS,
+    (w.end ? Date.parse(w.end) : now) + SLACK_MS,
+  ]);
+  const outside: string[] = [];
+  for (const change of changes) {
+    if (!change.after) continue;
+    const stat = await fsp.lstat(path.join(root, ...change.path.split('/'))).catch(() => null);
+    if (stat && !spans.some(([from, to]) => stat.mtimeMs >= from! && stat.mtimeMs <= to!))
+      outside.push(change.path);
+  }
+  return outside;
+}
 
 /** Why a turn's files could not be recorded, as its changes say it. */
 export function notRecordedNote(error: unknown): string {
@@ -45,7 +76,9 @@ export class TurnFileRecorder implements TurnFilesRecorder {
     try {
       // Not cancellable: a cancelled turn's changes are recorded too.
       const { tree } = await project.record(open.root);
-      store.turnFiles.setAfter(turnId, tree, (await project.changes(open.before, tree)).length);
+      const changes = await project.changes(open.before, tree);
+      const foreign = await changedOutside(open.root, changes, store.turnFiles.toolCallWindows(turnId));
+      store.turnFiles.setAfter(turnId, tree, changes.length, foreign);
     } catch (error) {
       logger.warn("recording the project's files after a turn failed", { turn: turnId, error });
       store.turnFiles.setNote(turnId, notRecordedNote(error));

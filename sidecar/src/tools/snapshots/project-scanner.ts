@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GitignoreRules } from '../gitignore-rules';
-import { isCaseInsensitivePlatform } from '../path-guard';
+import { isCaseInsensitivePlatform, isSamePath } from '../path-guard';
 import type { ObjectStore } from './object-store';
 import { serializeTree, type TreeEntry } from './snapshot-tree';
 import type { StatCache } from './stat-cache';
@@ -79,6 +79,23 @@ export function statter(
   };
 }
 
+/** Never waits on a pipe, never follows a link put there since the folder was listed. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
+/** A regular file's bytes; null when it is unreadable, gone, or no longer a regular file. */
+async function readRegularFile(abs: string): Promise<Buffer | null> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(abs, OPEN_FLAGS);
+    if (!(await handle.stat()).isFile()) return null;
+    return await handle.readFile();
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 export interface ScanResult {
   tree: string;
   files: number;
@@ -93,6 +110,8 @@ export async function scanProject(
   objects: ObjectStore,
   cache: StatCache,
   signal?: AbortSignal,
+  /** Real folders never recorded wherever they are: Cairn's own data directory, if the project holds it. */
+  excluded: string[] = [],
 ): Promise<ScanResult> {
   // Only folders whose listing has a `.gitignore` are asked for one: no failed open per folder per scan.
   const withIgnoreFile = new Set<string>();
@@ -128,7 +147,7 @@ export async function scanProject(
     const known = cache.lookup(rel, stat);
     if (known !== null) return { name: d.name, kind, id: known, size: stat.size };
     const readAt = Date.now();
-    const bytes = await io(() => fsp.readFile(abs)).catch(() => null);
+    const bytes = await io(() => readRegularFile(abs));
     if (bytes === null) return null; // Unreadable (or gone): not recorded.
     const id = await objects.put(bytes);
     cache.remember(rel, stat, id, readAt);
@@ -137,6 +156,7 @@ export async function scanProject(
 
   async function scanDir(absDir: string, relDir: string): Promise<string | null> {
     signal?.throwIfAborted();
+    if (excluded.some((dir) => isSamePath(dir, absDir))) return null;
     let dirents: Dirent[];
     try {
       dirents = await io(() => fsp.readdir(absDir, { withFileTypes: true }));

@@ -21,7 +21,11 @@ export class ProjectSnapshots {
   /** Trees scans returned lately, by when: the turn that will name one may not be written yet. */
   private readonly recent = new Map<string, number>();
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    /** Real folders never recorded (Cairn's data directory, should a project hold it). */
+    private readonly excluded: string[] = [],
+  ) {
     this.objects = new ObjectStore(dir);
     this.trees = new TreeReader(this.objects);
   }
@@ -36,7 +40,7 @@ export class ProjectSnapshots {
   /** Records the files under `root` as they are now; call inside `exclusive`. */
   async scan(root: string, signal?: AbortSignal): Promise<ScanResult> {
     this.cache ??= StatCache.load(path.join(this.dir, 'stat-cache.json'));
-    const result = await scanProject(root, this.objects, await this.cache, signal);
+    const result = await scanProject(root, this.objects, await this.cache, signal, this.excluded);
     this.recent.set(result.tree, Date.now());
     return result;
   }
@@ -88,12 +92,20 @@ export class ProjectSnapshots {
 
   /**
    * How a path the last scan did not record (ignored now, or unreadable) stands on disk against `entry`:
-   * missing, the same content, or something else (which restoring `entry` would overwrite).
+   * missing, the same content, a folder, or something else (which restoring `entry` would overwrite). The
+   * name must match exactly: on a case-insensitive volume `Readme.md` must not be taken for `README.md`.
    */
-  async onDisk(root: string, rel: string, entry: FileEntry): Promise<'missing' | 'same' | 'different'> {
+  async onDisk(
+    root: string,
+    rel: string,
+    entry: FileEntry,
+  ): Promise<'missing' | 'same' | 'folder' | 'different'> {
     const abs = path.join(root, ...rel.split('/'));
+    const names = await fsp.readdir(path.dirname(abs)).catch(() => [] as string[]);
+    if (!names.includes(path.basename(abs))) return 'missing';
     const stat = await fsp.lstat(abs).catch(() => null);
     if (!stat) return 'missing';
+    if (stat.isDirectory()) return 'folder';
     if (!stat.isFile() || entry.kind === 'link' || entry.kind === 'large') return 'different';
     const bytes = await fsp.readFile(abs).catch(() => null);
     return bytes !== null && objectId(bytes) === entry.id ? 'same' : 'different';
@@ -104,12 +116,16 @@ export class ProjectSnapshots {
 export class SnapshotStores {
   private readonly stores = new Map<string, ProjectSnapshots>();
 
-  constructor(private readonly baseDir: string) {}
+  /** `excluded`: real folders no project's recording includes (the data directory). */
+  constructor(
+    private readonly baseDir: string,
+    private readonly excluded: string[] = [],
+  ) {}
 
   of(projectId: string): ProjectSnapshots {
     let store = this.stores.get(projectId);
     if (!store) {
-      store = new ProjectSnapshots(path.join(this.baseDir, projectId));
+      store = new ProjectSnapshots(path.join(this.baseDir, projectId), this.excluded);
       this.stores.set(projectId, store);
     }
     return store;

@@ -95,15 +95,38 @@ export async function restoreFiles(
         }
       } else if (existing) await fsp.unlink(abs);
       const bytes = await deps.objects.get(after.id);
-      // `wx` creates the file and never follows a link someone put there meanwhile.
       if (after.kind === 'link') await fsp.symlink(bytes.toString('utf8'), abs);
-      else await fsp.writeFile(abs, bytes, { flag: 'wx', mode: after.kind === 'exec' ? 0o755 : 0o644 });
+      else
+        await writeNew(abs, bytes, modeFor(after.kind === 'exec', existing?.isFile() ? existing.mode : null));
       restored.push(rel);
     } catch (error) {
       notRestored.push({ path: rel, reason: `Could not write it: ${(error as Error).message}` });
     }
   }
   return { restored: [...new Set(restored)].sort(), notRestored };
+}
+
+/**
+ * The mode a restored file gets: the one the file has now (a 0600 key stays private) with the executable
+ * bits as recorded, or the usual 0644/0755 for a file that is not there.
+ */
+function modeFor(exec: boolean, current: number | null): number {
+  if (current === null) return exec ? 0o755 : 0o644;
+  const mode = current & 0o777;
+  if (!exec) return mode & ~0o111;
+  return mode | 0o100 | ((mode & 0o040) >> 2) | ((mode & 0o004) >> 2);
+}
+
+/** Creates the file (`wx`: never through a link someone put there meanwhile) with exactly this mode. */
+async function writeNew(abs: string, bytes: Buffer, mode: number): Promise<void> {
+  const handle = await fsp.open(abs, 'wx', mode);
+  try {
+    await handle.writeFile(bytes);
+    // The umask narrowed the mode at creation; the handle is the file just made, so no link is followed.
+    if (process.platform !== 'win32') await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes the folders above `rel` (real folders inside the project); says why not when something is in the way. */

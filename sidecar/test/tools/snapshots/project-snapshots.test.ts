@@ -159,4 +159,22 @@ describe('project snapshots', () => {
     await record();
     expect(await snaps.collectGarbage([])).toBe(0);
   });
+
+  it('a restored file keeps the mode it has (a private key stays 0600)', async () => {
+    fs.writeFileSync(file('id_key'), 'secret v1', { mode: 0o600 });
+    fs.chmodSync(file('id_key'), 0o600);
+    const before = await record();
+    fs.writeFileSync(file('id_key'), 'secret v2');
+    await restore(before);
+    expect(fs.readFileSync(file('id_key'), 'utf8')).toBe('secret v1');
+    expect(fs.statSync(file('id_key')).mode & 0o777).toBe(0o600);
+  });
+
+  it("never records a folder it is told to leave out (Cairn's data directory inside a project)", async () => {
+    const excluded = new ProjectSnapshots(path.join(base, 'store2'), [path.join(root, '.cairn')]);
+    write('.cairn/cairn.db', 'database');
+    write('src/a.ts', 'a');
+    const tree = (await excluded.record(root)).tree;
+    expect([...(await excluded.trees.files(tree)).keys()]).toEqual(['src/a.ts']);
+  });
 });
