@@ -14,7 +14,7 @@ export interface DataDirPermissionReport {
 const NAMED = 5;
 
 /** Folders Cairn keeps at the top of its data directory. */
-const CAIRN_FOLDERS = new Set(['logs', 'sessions', 'mcp']);
+const CAIRN_FOLDERS = new Set(['logs', 'sessions', 'mcp', 'snapshots']);
 /** Files a desktop's file browser leaves in any folder: neither Cairn's nor worth a word. */
 const LEFT_BY_FILE_BROWSERS = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 
@@ -26,7 +26,7 @@ function isCairnEntry(name: string): boolean {
 /**
  * Makes the data directory owner-only, at start, by the process that holds it: creates it 0700 when it is
  * missing, and narrows an existing one that let other users in (made by hand, or by an earlier Cairn).
- * Only Cairn's own entries are touched (cairn.db and its -wal/-shm and backups, cairn.lock, token, logs/,
+ * Only Cairn's own entries are touched (cairn.db and its -wal/-shm and backups, cairn.lock, token, logs/, snapshots/,
  * sessions/, mcp/): a folder that also holds other files (`--data-dir .` in a project, say) keeps its own
  * mode and theirs, with a warning, since those files' modes are their owner's business and Cairn's own are
  * owner-only either way. Every start looks at the folder and its entries; only when one of them was open

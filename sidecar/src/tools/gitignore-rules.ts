@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { isPathInside } from './path-guard';
+import { readRegularFile } from './regular-file';
 
 type Ignore = ReturnType<typeof ignore>;
 type Chain = { dir: string; rules: Ignore }[];
@@ -9,8 +10,9 @@ type Chain = { dir: string; rules: Ignore }[];
 /** Reads the `.gitignore` of a folder (absolute path): its text, or null when there is none. */
 export type GitignoreLoader = (dir: string) => Promise<string | null>;
 
-const fromDisk: GitignoreLoader = (dir) =>
-  fsp.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => null);
+/** A `.gitignore` is read only when it is a regular file of sane size (a pipe would hang the read). */
+const fromDisk: GitignoreLoader = async (dir) =>
+  (await readRegularFile(path.join(dir, '.gitignore'), { maxBytes: 1024 * 1024 }))?.toString('utf8') ?? null;
 
 /** The `.gitignore` files from `base` down, loaded lazily and cached per folder. */
 export class GitignoreRules {

@@ -5,8 +5,8 @@ import type { FileEntry, PathChange } from './snapshot-tree';
 
 /** Texts longer than this (either side) are not diffed: the diff would be slow and unreadable. */
 const MAX_DIFF_BYTES = 1024 * 1024;
-/** A diff that takes longer than this is given up. */
-const DIFF_TIMEOUT_MS = 2000;
+/** A diff that takes longer than this is given up (it runs on the event loop). */
+const DIFF_TIMEOUT_MS = 250;
 /** git's test for binary content: a NUL byte in the first 8,000 bytes. */
 const SNIFF_BYTES = 8000;
 
@@ -27,7 +27,11 @@ async function contentOf(objects: ObjectStore, entry: FileEntry | null): Promise
 }
 
 /** One changed path as the API shows it: status, unified diff (`a/` and `b/` names, git style) and counts. */
-export async function fileChange(objects: ObjectStore, change: PathChange): Promise<FileChange> {
+export async function fileChange(
+  objects: ObjectStore,
+  change: PathChange,
+  withDiff = true,
+): Promise<FileChange> {
   const { path: rel, before, after } = change;
   const status = !before ? 'added' : !after ? 'deleted' : 'modified';
   const base = {

@@ -4,12 +4,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GitignoreRules } from '../gitignore-rules';
 import { isCaseInsensitivePlatform, isSamePath } from '../path-guard';
+import { readRegularFile } from '../regular-file';
 import type { ObjectStore } from './object-store';
 import { serializeTree, type TreeEntry } from './snapshot-tree';
 import type { StatCache } from './stat-cache';
 
 /** Files larger than this are recorded by size and time only: no diff, and a revert cannot restore them. */
 export const MAX_KEPT_BYTES = 10 * 1024 * 1024;
+/** A `.gitignore` larger than this is not a list of patterns; it is left unread. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 /** A project with more files than this is not recorded at all (each turn would read too much). */
 export const MAX_FILES = 100_000;
 
@@ -79,23 +82,6 @@ export function statter(
   };
 }
 
-/** Never waits on a pipe, never follows a link put there since the folder was listed. */
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
-
-/** A regular file's bytes; null when it is unreadable, gone, or no longer a regular file. */
-async function readRegularFile(abs: string): Promise<Buffer | null> {
-  let handle: fsp.FileHandle | undefined;
-  try {
-    handle = await fsp.open(abs, OPEN_FLAGS);
-    if (!(await handle.stat()).isFile()) return null;
-    return await handle.readFile();
-  } catch {
-    return null;
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
 export interface ScanResult {
   tree: string;
   files: number;
@@ -117,7 +103,9 @@ export async function scanProject(
   const withIgnoreFile = new Set<string>();
   const rules = new GitignoreRules(root, isCaseInsensitivePlatform(), (dir) =>
     withIgnoreFile.has(dir)
-      ? fsp.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => null)
+      ? readRegularFile(path.join(dir, '.gitignore'), { maxBytes: MAX_GITIGNORE_BYTES, inside: root }).then(
+          (bytes) => bytes?.toString('utf8') ?? null,
+        )
       : Promise.resolve(null),
   );
   const io = limiter(32);
@@ -147,7 +135,7 @@ export async function scanProject(
     const known = cache.lookup(rel, stat);
     if (known !== null) return { name: d.name, kind, id: known, size: stat.size };
     const readAt = Date.now();
-    const bytes = await io(() => readRegularFile(abs));
+    const bytes = await io(() => readRegularFile(abs, { inside: root }));
     if (bytes === null) return null; // Unreadable (or gone): not recorded.
     const id = await objects.put(bytes);
     cache.remember(rel, stat, id, readAt);
@@ -163,7 +151,7 @@ export async function scanProject(
     } catch {
       return null; // Unreadable folders are left out.
     }
-    if (dirents.some((d) => d.name === '.gitignore' && !d.isDirectory())) withIgnoreFile.add(absDir);
+    if (dirents.some((d) => d.name === '.gitignore' && d.isFile())) withIgnoreFile.add(absDir);
     const wanted = dirents.filter((d) => !(d.isDirectory() && SKIPPED_FOLDERS.has(d.name)));
     const kept = await rules.filterEntries(absDir, wanted);
     const entries = await Promise.all(

@@ -8,6 +8,9 @@ import { type RestoreResult, restoreFiles } from './snapshot-restore';
 import { type FileEntry, type PathChange, TreeReader } from './snapshot-tree';
 import { StatCache } from './stat-cache';
 
+/** How long one answer may spend diffing before the remaining files are listed without their diffs. */
+const DIFF_BUDGET_MS = 3000;
+
 /**
  * One project's recorded files, kept in Cairn's data folder (never in the project, never in its `.git`):
  * scans that record the files as trees, the changes between two trees with their diffs, and a restore.
@@ -54,10 +57,18 @@ export class ProjectSnapshots {
     return this.trees.diff(before, after);
   }
 
-  /** The changes as the API shows them, with their diffs. */
+  /**
+   * The changes as the API shows them, with their diffs: up to a budget of diffing time per answer (the
+   * rest are "too large to show"), letting other work run between files.
+   */
   async fileChanges(changes: PathChange[]): Promise<FileChange[]> {
     const out: FileChange[] = [];
-    for (const change of changes) out.push(await fileChange(this.objects, change));
+    const started = performance.now();
+    for (const change of changes) {
+      const withDiff = performance.now() - started < DIFF_BUDGET_MS;
+      out.push(await fileChange(this.objects, change, withDiff));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     return out;
   }
 

@@ -2,7 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FileNotRestored } from '../../protocol';
 import { GitignoreRules } from '../gitignore-rules';
-import { isCaseInsensitivePlatform, isPathInside } from '../path-guard';
+import { isCaseInsensitivePlatform } from '../path-guard';
+import { ConfinedFs } from './confined-fs';
 import type { ObjectStore } from './object-store';
 import { MAX_KEPT_BYTES, SKIPPED_FOLDERS } from './project-scanner';
 import type { PathChange, TreeReader } from './snapshot-tree';
@@ -11,6 +12,8 @@ export interface RestoreResult {
   restored: string[];
   notRestored: FileNotRestored[];
 }
+
+const LARGE_KEPT = `It is larger than ${MAX_KEPT_BYTES / 1024 / 1024} MB and Cairn keeps no copy of it, so it was left as it is rather than lost for good.`;
 
 const absOf = (root: string, rel: string) => path.join(root, ...rel.split('/'));
 
@@ -27,7 +30,6 @@ export async function restoreFiles(
   target: string,
   changes: PathChange[],
 ): Promise<RestoreResult> {
-  const realRoot = await fsp.realpath(root);
   const caseInsensitive = isCaseInsensitivePlatform();
   const targetRules = new GitignoreRules(root, caseInsensitive, async (dir) => {
     const rel = path.relative(root, dir).split(path.sep).join('/');
@@ -36,38 +38,40 @@ export async function restoreFiles(
   });
   const restored: string[] = [];
   const notRestored: FileNotRestored[] = [];
+  const files = new ConfinedFs(await fsp.realpath(root));
+  const failed = (rel: string, what: string, error: unknown) =>
+    notRestored.push({ path: rel, reason: `Could not ${what} it: ${(error as Error).message}` });
 
   const removals = changes.filter((c) => c.after === null).sort((a, b) => b.path.length - a.path.length);
   const emptied = new Set<string>();
-  for (const { path: rel } of removals) {
+  for (const { path: rel, before } of removals) {
     const abs = absOf(root, rel);
     const untracked =
       rel.split('/').some((part) => SKIPPED_FOLDERS.has(part)) || (await targetRules.ignores(abs, false));
     if (untracked) continue;
+    if (before?.kind === 'large') {
+      notRestored.push({ path: rel, reason: LARGE_KEPT });
+      continue;
+    }
+    const stat = files.lstat(rel);
+    if (stat?.isDirectory()) {
+      notRestored.push({ path: rel, reason: 'A folder now has this name; it was left as it is.' });
+      continue;
+    }
     try {
-      const stat = await fsp.lstat(abs);
-      if (stat.isDirectory()) {
-        notRestored.push({ path: rel, reason: 'A folder now has this name; it was left as it is.' });
-        continue;
-      }
-      await fsp.unlink(abs);
+      if (stat) files.unlink(rel);
       restored.push(rel);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        notRestored.push({ path: rel, reason: `Could not remove it: ${(error as Error).message}` });
-        continue;
-      }
-      restored.push(rel);
+      failed(rel, 'remove', error);
+      continue;
     }
     for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) emptied.add(dir);
   }
   // Folders the removed files leave empty go too, deepest first (a folder with anything left in it stays).
-  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
-    await fsp.rmdir(absOf(root, dir)).catch(() => undefined);
-  }
+  for (const dir of [...emptied].sort((a, b) => b.length - a.length)) files.rmdir(dir);
 
   const writes = changes.filter((c) => c.after !== null).sort((a, b) => a.path.localeCompare(b.path));
-  for (const { path: rel, after } of writes) {
+  for (const { path: rel, before, after } of writes) {
     if (!after) continue;
     if (after.kind === 'large') {
       notRestored.push({
@@ -76,31 +80,30 @@ export async function restoreFiles(
       });
       continue;
     }
-    const abs = absOf(root, rel);
-    const blocked = await prepareParents(root, realRoot, rel);
-    if (blocked) {
-      notRestored.push({ path: rel, reason: blocked });
+    if (before?.kind === 'large') {
+      notRestored.push({ path: rel, reason: LARGE_KEPT });
       continue;
     }
     try {
-      const existing = await fsp.lstat(abs).catch(() => null);
-      if (existing?.isDirectory()) {
-        await fsp.rmdir(abs).catch(() => undefined);
-        if (await fsp.lstat(abs).catch(() => null)) {
-          notRestored.push({
-            path: rel,
-            reason: 'A folder with files in it now has this name; it was left as it is.',
-          });
-          continue;
-        }
-      } else if (existing) await fsp.unlink(abs);
+      // Read first: the current file is only replaced once the content that replaces it is at hand.
       const bytes = await deps.objects.get(after.id);
-      if (after.kind === 'link') await fsp.symlink(bytes.toString('utf8'), abs);
-      else
-        await writeNew(abs, bytes, modeFor(after.kind === 'exec', existing?.isFile() ? existing.mode : null));
+      const existing = files.lstat(rel);
+      if (existing?.isDirectory() && !files.rmdir(rel)) {
+        notRestored.push({
+          path: rel,
+          reason: 'A folder with files in it now has this name; it was left as it is.',
+        });
+        continue;
+      }
+      files.write(
+        rel,
+        after.kind === 'link'
+          ? { linkTarget: bytes.toString('utf8') }
+          : { bytes, mode: modeFor(after.kind === 'exec', existing?.isFile() ? existing.mode : null) },
+      );
       restored.push(rel);
     } catch (error) {
-      notRestored.push({ path: rel, reason: `Could not write it: ${(error as Error).message}` });
+      failed(rel, 'write', error);
     }
   }
   return { restored: [...new Set(restored)].sort(), notRestored };
@@ -115,37 +118,4 @@ function modeFor(exec: boolean, current: number | null): number {
   const mode = current & 0o777;
   if (!exec) return mode & ~0o111;
   return mode | 0o100 | ((mode & 0o040) >> 2) | ((mode & 0o004) >> 2);
-}
-
-/** Creates the file (`wx`: never through a link someone put there meanwhile) with exactly this mode. */
-async function writeNew(abs: string, bytes: Buffer, mode: number): Promise<void> {
-  const handle = await fsp.open(abs, 'wx', mode);
-  try {
-    await handle.writeFile(bytes);
-    // The umask narrowed the mode at creation; the handle is the file just made, so no link is followed.
-    if (process.platform !== 'win32') await handle.chmod(mode);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Makes the folders above `rel` (real folders inside the project); says why not when something is in the way. */
-async function prepareParents(root: string, realRoot: string, rel: string): Promise<string | null> {
-  const parts = rel.split('/').slice(0, -1);
-  let dir = root;
-  for (const part of parts) {
-    dir = path.join(dir, part);
-    const stat = await fsp.lstat(dir).catch(() => null);
-    if (!stat) {
-      try {
-        await fsp.mkdir(dir);
-      } catch (error) {
-        return `Could not make its folder: ${(error as Error).message}`;
-      }
-    } else if (!stat.isDirectory()) {
-      return `${path.relative(root, dir)} is a ${stat.isSymbolicLink() ? 'link' : 'file'} now, where a folder was.`;
-    }
-  }
-  const real = await fsp.realpath(dir).catch(() => null);
-  return real && isPathInside(realRoot, real) ? null : 'Its folder is not inside the project.';
 }

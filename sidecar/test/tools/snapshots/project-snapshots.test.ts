@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfinedFs } from '../../../src/tools/snapshots/confined-fs';
 import { MAX_KEPT_BYTES } from '../../../src/tools/snapshots/project-scanner';
 import { ProjectSnapshots } from '../../../src/tools/snapshots/project-snapshots';
 
@@ -176,5 +178,44 @@ describe('project snapshots', () => {
     write('src/a.ts', 'a');
     const tree = (await excluded.record(root)).tree;
     expect([...(await excluded.trees.files(tree)).keys()]).toEqual(['src/a.ts']);
+  });
+
+  it('never acts through a folder that became a link, even when asked directly', async () => {
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'victim.txt'), 'outside');
+    fs.symlinkSync(outside, file('sub'));
+    const confined = new ConfinedFs(root);
+    expect(() => confined.unlink('sub/victim.txt')).toThrow(/link or a file now/);
+    expect(() => confined.write('sub/planted.txt', { bytes: Buffer.from('x'), mode: 0o644 })).toThrow(
+      /link or a file now/,
+    );
+    expect(() => confined.write('../escape.txt', { bytes: Buffer.from('x'), mode: 0o644 })).toThrow(
+      /Not a path/,
+    );
+    expect(confined.lstat('sub/victim.txt')).toBeNull();
+    expect(fs.readdirSync(outside)).toEqual(['victim.txt']);
+    expect(fs.existsSync(path.join(base, 'escape.txt'))).toBe(false);
+  });
+
+  it('a revert leaves a large file a turn added rather than lose it for good', async () => {
+    const before = await record();
+    write('model.ckpt', Buffer.alloc(MAX_KEPT_BYTES + 1, 2));
+    const result = await restore(before);
+    expect(fs.statSync(file('model.ckpt')).size).toBe(MAX_KEPT_BYTES + 1);
+    expect(result.notRestored).toEqual([
+      { path: 'model.ckpt', reason: expect.stringMatching(/keeps no copy/) },
+    ]);
+  });
+
+  it('a .gitignore that is a pipe or a link to a device is not read: the scan neither hangs nor swells', async () => {
+    fs.mkdirSync(file('piped'));
+    execFileSync('mkfifo', [file('piped/.gitignore')]);
+    fs.mkdirSync(file('linked'));
+    fs.symlinkSync('/dev/zero', file('linked/.gitignore'));
+    write('piped/a.txt', 'a');
+    write('linked/b.txt', 'b');
+    const files = await snaps.trees.files(await record());
+    expect([...files.keys()].sort()).toEqual(['linked/.gitignore', 'linked/b.txt', 'piped/a.txt']);
   });
 });
