@@ -261,9 +261,8 @@ export class SessionController {
     if (this.disposed) return;
     const turns = this.snapshot.turns.filter((t) => t.turn.id !== turnId);
     const at = turns.findIndex((t) => t.turn.ordinal > turn.ordinal);
-    const next = turns.slice();
-    next.splice(at === -1 ? turns.length : at, 0, turnFromTurn(turn));
-    this.update({ turns: next });
+    turns.splice(at === -1 ? turns.length : at, 0, turnFromTurn(turn));
+    this.update({ turns });
   }
 
   private update(patch: Partial<SessionSnapshot>): void {
