@@ -1,7 +1,9 @@
 // A turn's file changes in a browser against a real sidecar: a scripted turn Writes a new file and Edits an
 // existing one; "2 files changed" shows under it with both diffs; a file the user edits on disk afterwards
-// is listed as a conflict when reverting, "Revert anyway" restores the files and adds the revert's card,
-// and "Undo this revert" brings the changes back. Screenshots in light, dark and Chinese.
+// is listed as a conflict when reverting, "Revert anyway" restores the files and adds the revert's card
+// (listing a file over 10 MB it could not put back), and "Undo this revert" brings the changes back; both
+// cards, and what could not be put back, are still there after a reload. Screenshots in light, dark and
+// Chinese.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -39,6 +41,8 @@ describe('file changes under a turn', () => {
       const { ui } = suite;
       const file = (rel: string) => path.join(ui.projectDir, rel);
       fs.writeFileSync(file('keep.txt'), KEEP);
+      // Over the size Cairn keeps (10 MB): recorded by size and time only, so a revert cannot put it back.
+      fs.writeFileSync(file('big.bin'), Buffer.alloc(11 * 1024 * 1024, 1));
       const { sessionId } = createSession(ui, TITLE);
       ui.server.core.store.sessions.update(sessionId, { approval: 'auto' });
       ui.replies.enqueue(
@@ -73,13 +77,15 @@ describe('file changes under a turn', () => {
       expect(await added.locator('.diff-line--added').allTextContents()).toEqual(['+hello\n']);
       await screenshot(page, 'file-changes-diffs');
 
-      // The user edits a file the turn changed: reverting lists it, and "Revert anyway" restores both.
+      // The user edits a file the turn changed, and the large one: reverting lists both, and "Revert anyway"
+      // restores the turn's files but cannot put the large one back, and says so.
       fs.writeFileSync(file('keep.txt'), 'edited by me\n');
+      fs.writeFileSync(file('big.bin'), Buffer.alloc(12 * 1024 * 1024, 2));
       await turn.getByRole('button', { name: 'Undo these file changes' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Undo file changes' }).click();
       const conflict = page.getByRole('alertdialog', { name: /changed since Cairn recorded them/ });
       await conflict.waitFor({ timeout: UI_WAIT });
-      expect(await conflict.getByRole('listitem').allTextContents()).toEqual(['keep.txt']);
+      expect(await conflict.getByRole('listitem').allTextContents()).toEqual(['big.bin', 'keep.txt']);
       await screenshot(page, 'file-changes-conflict');
       await conflict.getByRole('button', { name: 'Revert anyway' }).click();
       const card = page.locator('.revert-card').filter({ hasText: 'Files restored to before turn 1' });
@@ -87,6 +93,8 @@ describe('file changes under a turn', () => {
       expect(fs.existsSync(file('new.txt'))).toBe(false);
       expect(fs.readFileSync(file('keep.txt'), 'utf8')).toBe(KEEP);
       await card.getByRole('button', { name: /2 files changed/ }).waitFor({ timeout: UI_WAIT });
+      const missed = card.getByRole('note');
+      expect(await missed.textContent()).toContain('big.bin — It is larger than 10 MB');
 
       // Undo the revert: the turn's file and the user's edit are back, and a second card says so.
       await card.getByRole('button', { name: 'Undo this revert' }).click();
@@ -98,6 +106,19 @@ describe('file changes under a turn', () => {
       expect(fs.readFileSync(file('new.txt'), 'utf8')).toBe('hello\n');
       expect(fs.readFileSync(file('keep.txt'), 'utf8')).toBe('edited by me\n');
       await screenshot(page, 'file-changes-reverted');
+
+      // A reload reads both reverts back as cards, each still offering its undo, and the first still lists
+      // the file it could not put back.
+      await page.reload();
+      await openSession(page);
+      for (const ordinal of [1, 2]) {
+        const again = page
+          .locator('.revert-card')
+          .filter({ hasText: `Files restored to before turn ${ordinal}` });
+        await again.getByRole('button', { name: 'Undo this revert' }).waitFor({ timeout: UI_WAIT });
+      }
+      const first = page.locator('.revert-card').filter({ hasText: 'Files restored to before turn 1' });
+      expect(await first.getByRole('note').textContent()).toContain('big.bin — It is larger than 10 MB');
 
       // The session's total: both files, from before the first turn to now.
       await page.getByRole('button', { name: 'Session actions' }).click();

@@ -311,6 +311,7 @@ export function Conversation(props: {
                             readOnly || !props.onBranched ? undefined : () => void branchFrom(view.turn.id)
                           }
                           revert={readOnly ? undefined : { disabled: running !== null }}
+                          revertedOrdinal={ordinals.get(view.turn.reverted_turn_id ?? '')}
                         />
                       </div>
                     );

@@ -34,6 +34,8 @@ export const TurnBlock = memo(function TurnBlock(props: {
   onBranch?(): void;
   /** Offer to undo the turn's file changes (absent in a read-only session); disabled while a turn runs. */
   revert?: { disabled: boolean };
+  /** A revert turn: the ordinal of the turn it restored to, when that turn is loaded. */
+  revertedOrdinal?: number;
 }) {
   const t = useT();
   const { view } = props;
@@ -45,7 +47,12 @@ export const TurnBlock = memo(function TurnBlock(props: {
         data-turn-ordinal={view.turn.ordinal}
         data-status={view.turn.status}
       >
-        <RevertCard view={view} client={props.client} revert={props.revert} />
+        <RevertCard
+          view={view}
+          client={props.client}
+          revert={props.revert}
+          revertedOrdinal={props.revertedOrdinal}
+        />
       </article>
     );
   }

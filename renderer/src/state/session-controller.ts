@@ -216,7 +216,7 @@ export class SessionController {
 
   /**
    * A turn that just ended, read again for what its events do not carry: its estimated cost (the events
-   * carry tokens, not prices) and how many files it changed (recorded as it ends, not in its events).
+   * carry tokens, not prices) and what was recorded of its files (as it ends, not in its events).
    */
   private async readEnded(turnId: string): Promise<void> {
     let read: Turn;
@@ -229,37 +229,40 @@ export class SessionController {
     if (this.disposed || index === -1) return;
     const next = this.snapshot.turns.slice();
     const view = next[index]!;
-    const { cost, files_changed } = read;
-    if (cost === view.turn.cost && files_changed === view.turn.files_changed) return;
-    next[index] = { ...view, turn: { ...view.turn, cost, files_changed } };
+    const { cost, files_changed, files_recorded, files_note } = read;
+    const fresh = { cost, files_changed, files_recorded, files_note };
+    const keys = Object.keys(fresh) as (keyof typeof fresh)[];
+    if (keys.every((key) => view.turn[key] === fresh[key])) return;
+    next[index] = { ...view, turn: { ...view.turn, ...fresh } };
     this.update({ turns: next });
   }
 
+  /** The revert turns being read: a second delivery of their `files.reverted` adds nothing. */
+  private readonly revertsReading = new Set<string>();
+
   /**
-   * A revert ran (from this window or another): its turn, which has no events of its own, is read and
-   * added at the end, with the files it could not put back. A page read since may have brought it already.
+   * A revert ran (from this window or another): its turn, which has no events of its own, is read and placed
+   * by its ordinal (a later turn may have started meanwhile), with the files it could not put back. A page
+   * read since may have brought it already.
    */
   private async addRevert(event: Extract<CairnEvent, { type: 'files.reverted' }>): Promise<void> {
     const turnId = event.turn_id;
-    if (!turnId) return;
+    if (!turnId || this.revertsReading.has(turnId)) return;
+    this.revertsReading.add(turnId);
     let turn: Turn;
     try {
       turn = await this.client.getTurn(turnId);
     } catch (error) {
       this.update({ error: messageOf(error) });
       return;
+    } finally {
+      this.revertsReading.delete(turnId);
     }
     if (this.disposed) return;
-    const view = { ...turnFromTurn(turn), notRestored: event.not_restored };
-    const turns = this.snapshot.turns;
-    const index = turns.findIndex((t) => t.turn.id === turnId);
-    if (index === -1) {
-      this.update({ turns: [...turns, view] });
-    } else {
-      const next = turns.slice();
-      next[index] = { ...next[index]!, notRestored: event.not_restored };
-      this.update({ turns: next });
-    }
+    const turns = this.snapshot.turns.filter((t) => t.turn.id !== turnId);
+    const at = turns.findIndex((t) => t.turn.ordinal > turn.ordinal);
+    turns.splice(at === -1 ? turns.length : at, 0, turnFromTurn(turn));
+    this.update({ turns });
   }
 
   private update(patch: Partial<SessionSnapshot>): void {

@@ -3,7 +3,6 @@ import type {
   ContentBlock,
   ContextVersionInfo,
   ErrorInfo,
-  FileNotRestored,
   ForkInfo,
   Question,
   ToolCall,
@@ -74,8 +73,6 @@ export interface TurnView {
   items: TurnItem[];
   /** Which model response is streaming, so deltas land in the right blocks. */
   response: number;
-  /** A revert turn seen live: the files it could not put back (its `files.reverted` event says). */
-  notRestored?: FileNotRestored[];
 }
 
 /**

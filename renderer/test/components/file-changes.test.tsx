@@ -7,14 +7,15 @@ import { RevertCard } from '../../src/components/changes/RevertCard';
 import { TurnChanges } from '../../src/components/changes/TurnChanges';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { turnFromTurn } from '../../src/state/turn-view';
 import { storedTurn } from '../support/tool-calls';
 
 // The row under a turn that changed files: the count, the files and their diffs read once on unfolding,
-// "Show all" past the first fifty, and the revert dialog's conflict and forced revert, against the API's
-// answers as the sidecar gives them.
+// "Show all" past the first fifty, the server's note when the files were not recorded (and no revert then),
+// and the revert dialog's conflict and forced revert, against the API's answers as the sidecar gives them.
 
 const { messages: _m, tool_calls: _c, questions: _q, compactions: _v, ...base } = storedTurn('t1', []);
-const turn = (patch: Partial<Turn>): Turn => ({ ...base, ordinal: 3, ...patch });
+const turn = (patch: Partial<Turn>): Turn => ({ ...base, ordinal: 3, files_recorded: true, ...patch });
 
 const change = (path: string, patch: Partial<FileChange> = {}): FileChange => ({
   path,
@@ -72,6 +73,19 @@ describe('TurnChanges', () => {
       expect(view.container.textContent).toBe('');
       view.unmount();
     }
+  });
+
+  it('says why the files were not recorded, and offers no revert where they were not', () => {
+    const note = 'The project has more than 100,000 files; Cairn does not record so many.';
+    const unrecorded = show(turn({ files_recorded: false, files_changed: null, files_note: note }), []);
+    expect(unrecorded.view.container.querySelector('.turn-changes-files-note')?.textContent).toBe(note);
+    expect(screen.queryByRole('button')).toBeNull();
+    unrecorded.view.unmount();
+
+    // An imported turn: its count came with it, but this machine has no recording to restore.
+    show(turn({ files_recorded: false, files_changed: 2 }), []);
+    expect(screen.getByRole('button', { name: /2 files changed/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Undo these file changes/ })).toBeNull();
   });
 
   it('reads the files once on unfolding: status in words, counts, a diff, binary and too large', async () => {
@@ -154,21 +168,34 @@ describe('TurnChanges', () => {
       reverted_turn_id: 't1',
       prompt: 'Restore files to before turn 3',
       files_changed: 1,
+      not_restored: [{ path: 'big.bin', reason: 'too large to keep' }],
     });
-    const notRestored = [{ path: 'big.bin', reason: 'too large to keep' }];
-    render(
+    const card = (t: Turn, revertedOrdinal?: number) => (
       <I18nProvider locale="en">
         <RevertCard
-          view={{ turn: revert, items: [], response: 0, notRestored }}
+          view={turnFromTurn(t)}
           client={client}
           revert={{ disabled: false }}
+          revertedOrdinal={revertedOrdinal}
         />
-      </I18nProvider>,
+      </I18nProvider>
     );
+    const view = render(card(revert));
     expect(screen.getByText('Files restored to before turn 3')).toBeTruthy();
     expect(screen.getByRole('note').textContent).toContain('big.bin — too large to keep');
     expect(screen.getByRole('button', { name: '1 file changed' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Undo this revert/ }));
     expect(screen.getByRole('alertdialog').textContent).toContain('Undo this revert?');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    // The reverted turn, when loaded, says its ordinal: the prompt is the server's wording, not parsed then.
+    view.rerender(card({ ...revert, prompt: 'Dateien wiederhergestellt' }, 1));
+    expect(screen.getByText('Files restored to before turn 1')).toBeTruthy();
+    view.rerender(card({ ...revert, prompt: 'Dateien wiederhergestellt' }));
+    expect(screen.getByText('Files restored')).toBeTruthy();
+
+    // A revert whose files were not recorded here (imported) cannot be undone here.
+    view.rerender(card({ ...revert, files_recorded: false }));
+    expect(screen.queryByRole('button', { name: /Undo this revert/ })).toBeNull();
   });
 });

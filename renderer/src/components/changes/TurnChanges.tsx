@@ -13,8 +13,9 @@ type Loaded =
 
 /**
  * Under a finished turn that changed files: "N files changed", folded; unfolding reads the diffs once.
- * With `revert`, an action restores the project's files to before the turn. Nothing when the turn changed
- * no file or its files were not recorded.
+ * With `revert`, an action restores the project's files to before the turn (only where they were recorded:
+ * the server refuses others). The server's note when the files were not recorded (why); else nothing when
+ * the turn changed no file.
  */
 export function TurnChanges(props: {
   turn: Turn;
@@ -27,7 +28,9 @@ export function TurnChanges(props: {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const { turn, client } = props;
   const count = turn.files_changed;
-  if (turn.status === 'running' || !count) return null;
+  if (turn.status === 'running' || (!count && turn.files_note === null)) return null;
+  // An imported turn, or one whose files were not recorded, cannot be reverted here.
+  const revert = turn.files_recorded ? props.revert : undefined;
 
   const load = async () => {
     setLoaded({ kind: 'loading' });
@@ -44,23 +47,26 @@ export function TurnChanges(props: {
 
   return (
     <section className="turn-changes" aria-label={t('changes.listLabel')}>
-      <div className="turn-changes-head">
-        <button type="button" className="turn-changes-toggle" aria-expanded={open} onClick={toggle}>
-          <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
-          {count === 1 ? t('changes.count.one') : t('changes.count.other', { count: formatNumber(count) })}
-        </button>
-        {props.revert && (
-          <RevertButton
-            client={client}
-            turnId={turn.id}
-            label={t('changes.revert')}
-            title={t('changes.revertTitle', { ordinal: turn.ordinal })}
-            message={t('changes.revert.confirm', { ordinal: turn.ordinal })}
-            confirmLabel={t('changes.revert.confirmButton')}
-            disabled={props.revert.disabled}
-          />
-        )}
-      </div>
+      {!!count && (
+        <div className="turn-changes-head">
+          <button type="button" className="turn-changes-toggle" aria-expanded={open} onClick={toggle}>
+            <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
+            {count === 1 ? t('changes.count.one') : t('changes.count.other', { count: formatNumber(count) })}
+          </button>
+          {revert && (
+            <RevertButton
+              client={client}
+              turnId={turn.id}
+              label={t('changes.revert')}
+              title={t('changes.revertTitle', { ordinal: turn.ordinal })}
+              message={t('changes.revert.confirm', { ordinal: turn.ordinal })}
+              confirmLabel={t('changes.revert.confirmButton')}
+              disabled={revert.disabled}
+            />
+          )}
+        </div>
+      )}
+      {turn.files_note !== null && <p className="muted turn-changes-files-note">{turn.files_note}</p>}
       {open && loaded?.kind === 'loading' && <p className="muted turn-changes-note">{t('common.loading')}</p>}
       {open && loaded?.kind === 'error' && (
         <p className="error-text turn-changes-note" role="alert">
