@@ -203,6 +203,16 @@ export function turnFromTurn(turn: Turn): TurnView {
 }
 
 /** A turn that starts live, from its turn.started event. */
+/** A turn's file-history fields before anything is known of its files: a prompt, nothing recorded. */
+export const NO_FILE_HISTORY = {
+  kind: 'prompt',
+  reverted_turn_id: null,
+  files_changed: null,
+  files_recorded: false,
+  files_note: null,
+  not_restored: [],
+} as const satisfies Partial<Turn>;
+
 export function turnFromStart(event: Extract<CairnEvent, { type: 'turn.started' }>): TurnView {
   return {
     turn: {
@@ -214,12 +224,7 @@ export function turnFromStart(event: Extract<CairnEvent, { type: 'turn.started' 
       status: 'running',
       error: null,
       cost: null,
-      kind: 'prompt',
-      reverted_turn_id: null,
-      files_changed: null,
-      files_recorded: false,
-      files_note: null,
-      not_restored: [],
+      ...NO_FILE_HISTORY,
       usage: null,
       continuations: 0,
       created_at: event.time,

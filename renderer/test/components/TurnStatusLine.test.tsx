@@ -9,6 +9,7 @@ import { TurnStatusLine } from '../../src/components/TurnStatusLine';
 import { TurnUsage } from '../../src/components/TurnUsage';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { NO_FILE_HISTORY } from '../../src/state/turn-view';
 
 function makeTurn(patch: Partial<Turn> = {}): Turn {
   return {
@@ -25,12 +26,7 @@ function makeTurn(patch: Partial<Turn> = {}): Turn {
     finished_at: '2025-01-01T00:00:05.000Z',
     answer: null,
     cost: null,
-    kind: 'prompt',
-    reverted_turn_id: null,
-    files_changed: null,
-    files_recorded: false,
-    files_note: null,
-    not_restored: [],
+    ...NO_FILE_HISTORY,
     ...patch,
   };
 }

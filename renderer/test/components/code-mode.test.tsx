@@ -6,7 +6,13 @@ import type { CairnEvent, TurnWithDetails } from '../../../sidecar/src/protocol'
 import { stepReasoning } from '../../src/components/code-mode/step-reasoning';
 import { TurnBlock } from '../../src/components/TurnBlock';
 import { I18nProvider } from '../../src/i18n/i18n';
-import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from '../../src/state/turn-view';
+import {
+  applyEvent,
+  NO_FILE_HISTORY,
+  type TurnView,
+  turnFromHistory,
+  turnFromStart,
+} from '../../src/state/turn-view';
 import { eventMaker } from '../support/journal-events';
 import { storedToolCall } from '../support/tool-calls';
 
@@ -49,12 +55,7 @@ function codeTurn(): TurnWithDetails {
     error: null,
     usage: null,
     cost: null,
-    kind: 'prompt',
-    reverted_turn_id: null,
-    files_changed: null,
-    files_recorded: false,
-    files_note: null,
-    not_restored: [],
+    ...NO_FILE_HISTORY,
     answer: '42',
     continuations: 0,
     created_at: '2026-01-01T00:00:00.000Z',

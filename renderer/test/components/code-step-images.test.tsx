@@ -7,7 +7,7 @@ import { StepCells } from '../../src/components/code-mode/step-cell';
 import { TurnBlock } from '../../src/components/TurnBlock';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { KernelController } from '../../src/state/kernel-controller';
-import { turnFromHistory } from '../../src/state/turn-view';
+import { NO_FILE_HISTORY, turnFromHistory } from '../../src/state/turn-view';
 import { eventMaker } from '../support/journal-events';
 import { liveSource } from '../support/live-source';
 import { storedToolCall } from '../support/tool-calls';
@@ -67,12 +67,7 @@ function turn(): TurnWithDetails {
     error: null,
     usage: null,
     cost: null,
-    kind: 'prompt',
-    reverted_turn_id: null,
-    files_changed: null,
-    files_recorded: false,
-    files_note: null,
-    not_restored: [],
+    ...NO_FILE_HISTORY,
     answer: null,
     continuations: 0,
     created_at: '2026-01-01T00:00:00.000Z',

@@ -6,7 +6,13 @@ import type {
   StructuredSummary,
   TurnWithDetails,
 } from '../../../sidecar/src/protocol';
-import { applyEvent, type TurnView, turnFromHistory, turnFromStart } from '../../src/state/turn-view';
+import {
+  applyEvent,
+  NO_FILE_HISTORY,
+  type TurnView,
+  turnFromHistory,
+  turnFromStart,
+} from '../../src/state/turn-view';
 import { eventMaker } from '../support/journal-events';
 
 // Compactions in the conversation: placed where they happened in a stored turn, and followed live.
@@ -61,12 +67,7 @@ function storedTurn(compactions: ContextVersionInfo[]): TurnWithDetails {
     error: null,
     usage: null,
     cost: null,
-    kind: 'prompt',
-    reverted_turn_id: null,
-    files_changed: null,
-    files_recorded: false,
-    files_note: null,
-    not_restored: [],
+    ...NO_FILE_HISTORY,
     continuations: 0,
     created_at: '',
     finished_at: '',

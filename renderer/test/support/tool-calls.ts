@@ -1,4 +1,5 @@
 import type { Question, ToolCall, TurnWithDetails } from '../../../sidecar/src/protocol';
+import { NO_FILE_HISTORY } from '../../src/state/turn-view';
 
 /** Stored records as the sidecar answers them, for tests of background and script calls. */
 
@@ -73,12 +74,7 @@ export function storedTurn(
     error: null,
     usage: null,
     cost: null,
-    kind: 'prompt',
-    reverted_turn_id: null,
-    files_changed: null,
-    files_recorded: false,
-    files_note: null,
-    not_restored: [],
+    ...NO_FILE_HISTORY,
     answer: null,
     continuations: 0,
     created_at: '2026-01-01T00:00:00.000Z',

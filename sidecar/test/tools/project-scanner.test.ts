@@ -78,8 +78,8 @@ describe('scanning a project', () => {
       return pool(task);
     };
     for (const budget of [
-      { allowanceMs: Number.POSITIVE_INFINITY, perCallMs: 0 },
-      { allowanceMs: -1, perCallMs: 0 },
+      { allowanceMs: Number.POSITIVE_INFINITY, perCallMs: 0, sliceMs: Number.POSITIVE_INFINITY },
+      { allowanceMs: -1, perCallMs: 0, sliceMs: Number.POSITIVE_INFINITY },
     ]) {
       const lstat = statter(io, budget);
       const file = await lstat(path.join(root, 'a.txt'));
@@ -90,5 +90,39 @@ describe('scanning a project', () => {
     }
     // Only the second, over its budget from the start, went through the pool: its four calls.
     expect(pooled).toBe(4);
+  });
+
+  it('synchronous stats give the event loop a turn once a slice is used up', async () => {
+    const root = await makeTempDir();
+    try {
+      await fs.writeFile(path.join(root, 'a.txt'), 'a');
+      const order: string[] = [];
+      const lstat = statter(limiter(4), { allowanceMs: Number.POSITIVE_INFINITY, perCallMs: 0, sliceMs: 0 });
+      const first = lstat(path.join(root, 'a.txt')).then(() => order.push('first'));
+      setImmediate(() => order.push('immediate'));
+      // Issued in the same tick as the first: with a slice of 0 it waits for the event loop's next turn.
+      const second = lstat(path.join(root, 'a.txt')).then(() => order.push('second'));
+      await Promise.all([first, second]);
+      expect(order).toEqual(['first', 'immediate', 'second']);
+    } finally {
+      await removeDir(root);
+    }
+  });
+
+  it('the limiter runs at most n at once and hands each freed slot to the next in line', async () => {
+    const run = limiter(2);
+    let active = 0;
+    let most = 0;
+    const order: number[] = [];
+    const task = (i: number) => async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise((resolve) => setImmediate(resolve));
+      order.push(i);
+      active--;
+    };
+    await Promise.all(Array.from({ length: 3000 }, (_, i) => run(task(i))));
+    expect(most).toBe(2);
+    expect(order).toEqual(Array.from({ length: 3000 }, (_, i) => i));
   });
 });

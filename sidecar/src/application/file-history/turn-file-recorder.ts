@@ -38,7 +38,7 @@ async function changedOutside(
 /** Why a turn's files could not be recorded, as its changes say it. */
 export function notRecordedNote(error: unknown): string {
   if (error instanceof TooManyFilesError) {
-    return `The project has more than ${MAX_FILES.toLocaleString('en-US')} files (not counting .git, node_modules and ignored ones), so Cairn does not record its files.`;
+    return `The project has more than ${MAX_FILES.toLocaleString('en-US')} files and folders (not counting .git, node_modules and ignored ones), so Cairn does not record its files.`;
   }
   return `Cairn could not record the project's files: ${(error as Error).message}`;
 }

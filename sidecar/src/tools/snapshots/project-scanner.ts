@@ -42,15 +42,27 @@ export class TooManyFilesError extends Error {}
 /** A tiny limiter: at most `n` of the given tasks run at once. */
 export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
-  const waiting: (() => void)[] = [];
+  // A queue read from `head` on: a scan can queue tens of thousands, and shift() on that would be quadratic.
+  let waiting: (() => void)[] = [];
+  let head = 0;
+  const next = () => {
+    const wake = waiting[head++];
+    if (head > 1024 && head * 2 > waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
+    }
+    return wake;
+  };
   return async (task) => {
     if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
+    else active++;
     try {
       return await task();
     } finally {
-      active--;
-      waiting.shift()?.();
+      // The slot passes straight to the next waiter, so no new caller slips in between.
+      const wake = next();
+      if (wake) wake();
+      else active--;
     }
   };
 }
@@ -63,11 +75,21 @@ export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
  */
 export function statter(
   io: <T>(task: () => Promise<T>) => Promise<T>,
-  budget = { allowanceMs: 20, perCallMs: 0.05 },
+  budget = { allowanceMs: 20, perCallMs: 0.05, sliceMs: 10 },
 ): (abs: string) => Promise<fs.Stats | null> {
   let syncMs = 0;
   let calls = 0;
+  // Synchronous calls give the event loop a turn every `sliceMs`: a folder of 100,000 files is not one block.
+  let slice = 0;
+  let pause: Promise<void> | null = null;
   return async (abs) => {
+    if (slice > budget.sliceMs) {
+      pause ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        pause = null;
+        slice = 0;
+      });
+      await pause;
+    }
     if (syncMs > budget.allowanceMs + budget.perCallMs * calls)
       return io(() => fsp.lstat(abs)).catch(() => null);
     const started = performance.now();
@@ -76,7 +98,9 @@ export function statter(
     } catch {
       return null;
     } finally {
-      syncMs += performance.now() - started;
+      const spent = performance.now() - started;
+      syncMs += spent;
+      slice += spent;
       calls++;
     }
   };
@@ -111,21 +135,26 @@ export async function scanProject(
   const io = limiter(32);
   const lstat = statter(io);
   let files = 0;
+  let entries = 0;
 
   const entryOf = async (absDir: string, rel: string, d: Dirent): Promise<TreeEntry | null> => {
     const abs = path.join(absDir, d.name);
     if (d.isDirectory()) {
+      // Folders count too: a tree of empty folders costs a walk like one of files.
+      if (++entries > MAX_FILES) throw new TooManyFilesError();
       const id = await scanDir(abs, rel);
       return id === null ? null : { name: d.name, kind: 'dir', id, size: 0 };
     }
     if (d.isSymbolicLink()) {
       const target = await io(() => fsp.readlink(abs)).catch(() => null);
       if (target === null) return null;
-      if (++files > MAX_FILES) throw new TooManyFilesError();
+      files++;
+      if (++entries > MAX_FILES) throw new TooManyFilesError();
       return { name: d.name, kind: 'link', id: await objects.put(Buffer.from(target)), size: target.length };
     }
     if (!d.isFile()) return null; // Sockets, pipes and devices are not content.
-    if (++files > MAX_FILES) throw new TooManyFilesError();
+    files++;
+    if (++entries > MAX_FILES) throw new TooManyFilesError();
     const stat = await lstat(abs);
     if (!stat?.isFile()) return null;
     const kind = process.platform !== 'win32' && (stat.mode & 0o100) !== 0 ? 'exec' : 'file';
