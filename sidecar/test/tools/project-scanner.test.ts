@@ -124,5 +124,9 @@ describe('scanning a project', () => {
     await Promise.all(Array.from({ length: 3000 }, (_, i) => run(task(i))));
     expect(most).toBe(2);
     expect(order).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    // Idle again, then busy: a queue emptied and filled anew still wakes every waiter.
+    order.length = 0;
+    await Promise.all(Array.from({ length: 5 }, (_, i) => run(task(i))));
+    expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -46,6 +46,7 @@ export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   let waiting: (() => void)[] = [];
   let head = 0;
   const next = () => {
+    if (head >= waiting.length) return undefined;
     const wake = waiting[head++];
     if (head > 1024 && head * 2 > waiting.length) {
       waiting = waiting.slice(head);
