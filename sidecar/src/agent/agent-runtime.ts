@@ -62,7 +62,19 @@ export interface AgentRuntimeOptions {
 
 type TurnOutcome = Parameters<TurnRunner['finish']>[1];
 
-const COMPACTING = 'is being compacted';
+/** Work done between turns (`whileIdle`): what the session is doing, and what to say when a turn runs. */
+export interface IdleWork {
+  /** Completes "Session … ": "is being compacted". */
+  activity: string;
+  /** Why it cannot run while a turn does, and what to do. */
+  turnRunning: string;
+}
+
+const COMPACTION: IdleWork = {
+  activity: 'is being compacted',
+  turnRunning:
+    'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.',
+};
 
 /** What the model is told of a revert before the next prompt. */
 function revertNotice(reverted: { kind: TurnKind; prompt: string }): { type: 'text'; text: string } {
@@ -302,21 +314,16 @@ export class AgentRuntime {
 
   /**
    * Runs `work` (a compaction, a revert of files) while no turn runs in the session, and starts none until
-   * it ends: the version it writes, or the files it restores, must not move under a running turn. `activity`
-   * says what it does ("is being compacted"), for whoever has to wait.
+   * it ends: the version it writes, or the files it restores, must not move under a running turn. `what`
+   * says what it does, for whoever has to wait.
    */
-  async whileIdle<T>(sessionId: string, work: () => Promise<T>, activity = COMPACTING): Promise<T> {
+  async whileIdle<T>(sessionId: string, work: () => Promise<T>, what: IdleWork = COMPACTION): Promise<T> {
     if (this.isSessionRunning(sessionId) || this.store.turns.running(sessionId)) {
-      throw new CairnError(
-        'turn_running',
-        activity === COMPACTING
-          ? 'A turn is running in this session; it compacts its own context when needed. Compact when it has ended, or cancel it.'
-          : `A turn is running in this session; wait for it to end, or cancel it, and try again.`,
-      );
+      throw new CairnError('turn_running', what.turnRunning);
     }
     const busy = this.busy.get(sessionId);
     if (busy) throw new CairnError('conflict', `This session ${busy}; wait for that to finish.`);
-    this.busy.set(sessionId, activity);
+    this.busy.set(sessionId, what.activity);
     try {
       return await work();
     } finally {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { AgentRuntime } from '../agent/agent-runtime';
 import type { CodeModeOptions } from '../agent/code-mode/code-mode-options';
@@ -8,6 +7,7 @@ import { forkTool } from '../agent/fork-tool';
 import { QuestionBroker } from '../agent/question-broker';
 import { secureDataDir } from '../config/data-dir-permissions';
 import { envFlag, envInt } from '../config/env-flags';
+import { realDir } from '../config/real-dir';
 import { CompactionQueue } from '../context/compaction-queue';
 import { Compactor } from '../context/compactor';
 import { contextTool } from '../context/context-tool';
@@ -328,7 +328,7 @@ function buildServices(store: Store, options: BuildOptions) {
   });
   const runtimeOfTools = toolRuntime;
   // A project that holds the data directory (a home folder opened as a project) never records Cairn's own files.
-  const snapshots = new SnapshotStores(path.join(dataDir, 'snapshots'), [realDirOf(dataDir)]);
+  const snapshots = new SnapshotStores(path.join(dataDir, 'snapshots'), [realDir(dataDir)]);
   runtime = new AgentRuntime({
     store,
     files,
@@ -458,13 +458,4 @@ function buildServices(store: Store, options: BuildOptions) {
     mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
   };
   return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
-}
-
-/** A folder's real path (links resolved), or the path as given when it cannot be resolved. */
-function realDirOf(dir: string): string {
-  try {
-    return fs.realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
-  }
 }

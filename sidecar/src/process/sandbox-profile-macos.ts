@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { realDir } from '../config/real-dir';
 import type { SandboxSpec } from './sandbox';
 
 /**
@@ -11,15 +11,15 @@ import type { SandboxSpec } from './sandbox';
 export function macosSandboxProfile(spec: SandboxSpec): string {
   const lines = ['(version 1)', '(allow default)'];
   lines.push('(deny file-write*)');
-  const writable = [spec.projectRoot, ...spec.writable].map(real);
+  const writable = [spec.projectRoot, ...spec.writable].map(realDir);
   lines.push(
     `(allow file-write* ${[...writable, '/private/tmp', '/private/var/folders'].map(subpath).join(' ')}` +
       ' (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper")' +
       ' (regex #"^/dev/fd/"))',
   );
   if (spec.hidden.length > 0) {
-    lines.push(`(deny file-read* file-write* ${spec.hidden.map(real).map(subpath).join(' ')})`);
-    const readable = [...spec.readable, ...spec.sockets].map(real);
+    lines.push(`(deny file-read* file-write* ${spec.hidden.map(realDir).map(subpath).join(' ')})`);
+    const readable = [...spec.readable, ...spec.sockets].map(realDir);
     if (readable.length > 0) lines.push(`(allow file-read* ${readable.map(subpath).join(' ')})`);
     // A writable folder inside a hidden one (the session's results) is readable and writable again.
     lines.push(`(allow file-read* file-write* ${writable.map(subpath).join(' ')})`);
@@ -28,7 +28,7 @@ export function macosSandboxProfile(spec: SandboxSpec): string {
   lines.push('(deny signal)', '(allow signal (target same-sandbox))');
   if (!spec.network) {
     lines.push('(deny network*)');
-    for (const dir of spec.sockets.map(real)) {
+    for (const dir of spec.sockets.map(realDir)) {
       lines.push(`(allow network-outbound (remote unix-socket ${subpath(dir)}))`);
     }
   }
@@ -42,13 +42,4 @@ export function sbplString(text: string): string {
 
 function subpath(dir: string): string {
   return `(subpath ${sbplString(dir)})`;
-}
-
-/** The sandbox sees real paths (macOS's /tmp and /var are links into /private). */
-function real(dir: string): string {
-  try {
-    return fs.realpathSync.native(dir);
-  } catch {
-    return dir;
-  }
 }

@@ -36,8 +36,9 @@ interface Row {
   finished_at: string | null;
 }
 
-const SELECT = `SELECT id, session_id, ordinal, kind, status, files_before, files_after, files_changed, files_note,
-  files_foreign, created_at, finished_at FROM turns`;
+/** Turns as `t`: the columns a TurnFiles is read from. */
+const SELECT = `SELECT t.id, t.session_id, t.ordinal, t.kind, t.status, t.files_before, t.files_after,
+  t.files_changed, t.files_note, t.files_foreign, t.created_at, t.finished_at FROM turns t`;
 
 const toFiles = (row: Row): TurnFiles => ({
   turnId: row.id,
@@ -59,7 +60,7 @@ export class TurnFilesRepo {
   constructor(private readonly db: Db) {}
 
   get(turnId: string): TurnFiles | null {
-    const row = this.db.prepare(`${SELECT} WHERE id = ?`).get(turnId) as Row | undefined;
+    const row = this.db.prepare(`${SELECT} WHERE t.id = ?`).get(turnId) as Row | undefined;
     return row ? toFiles(row) : null;
   }
 
@@ -67,7 +68,7 @@ export class TurnFilesRepo {
   ofSession(sessionId: string, fromOrdinal = 0): TurnFiles[] {
     return (
       this.db
-        .prepare(`${SELECT} WHERE session_id = ? AND ordinal >= ? ORDER BY ordinal`)
+        .prepare(`${SELECT} WHERE t.session_id = ? AND t.ordinal >= ? ORDER BY t.ordinal`)
         .all(sessionId, fromOrdinal) as Row[]
     ).map(toFiles);
   }
@@ -105,9 +106,7 @@ export class TurnFilesRepo {
     return (
       this.db
         .prepare(
-          `SELECT t.id, t.session_id, t.ordinal, t.kind, t.status, t.files_before, t.files_after, t.files_changed,
-             t.files_note, t.files_foreign, t.created_at, t.finished_at
-           FROM turns t JOIN sessions s ON s.id = t.session_id
+          `${SELECT} JOIN sessions s ON s.id = t.session_id
            WHERE s.project_id = ? AND t.session_id != ? AND t.files_before IS NOT NULL
              AND (t.finished_at IS NULL OR t.finished_at >= ?)`,
         )

@@ -8,10 +8,12 @@ import type { TurnFiles } from '../../store/turn-files-repo';
 import { resolveProjectRoot } from '../../tools/project-root';
 import type { ProjectSnapshots, SnapshotStores } from '../../tools/snapshots/project-snapshots';
 import type { FileEntry, PathChange } from '../../tools/snapshots/snapshot-tree';
-import { changedByOthers } from './revert-conflicts';
+import { changedByOthers, planRevert } from './revert-conflicts';
 
 const NOT_RECORDED =
   "Cairn did not record this turn's files: its session has no project folder, or the turn ran before Cairn recorded files.";
+
+const TURN_RUNNING = 'A turn is running in this session; wait for it to end, or cancel it, and revert then.';
 
 const sameEntry = (a: FileEntry | null, b: FileEntry | null) =>
   a === b || (a !== null && b !== null && a.kind === b.kind && a.id === b.id);
@@ -72,7 +74,8 @@ export class FileHistoryService {
 
   /**
    * What the session's turns changed together: each file from before the first turn that changed it to as the
-   * last one left it. Changes made between turns (the user's, other sessions') are not the session's.
+   * last one left it (a file only changed between turns is not the session's; an edit between two turns that
+   * both changed the file is part of it).
    */
   async sessionChanges(sessionId: string): Promise<FileChanges> {
     const turns = this.deps.store.turnFiles.ofSession(sessionId);
@@ -104,7 +107,7 @@ export class FileHistoryService {
 
   /**
    * Restores the project's files to how they were before the turn, undoing it and every later turn of the
-   * session. Files changed since Cairn last recorded them, by anything but those turns, are refused unless
+   * session. Files something other than those turns changed (see `changedByOthers`) are refused unless
    * `force`. The revert is itself a turn, so it can be reverted.
    */
   async revert(turnId: string, request: RevertTurnRequest): Promise<RevertResult> {
@@ -118,20 +121,22 @@ export class FileHistoryService {
         `Session ${sessionId} is a fork: what it changed belongs to its parent's turn. Revert that turn in session ${session.parent_session_id}.`,
       );
     }
-    if (files.status === 'running' || store.turns.running(sessionId)) {
-      throw new CairnError(
-        'turn_running',
-        'A turn is running in this session; wait for it to end, or cancel it, and revert then.',
-      );
-    }
-    // Another session's turn in the same folder would take the restored files for its own changes.
+    // Not while a turn runs in the folder: this session's would move the files under the restore, another
+    // session's would take the restored files for its own changes.
     const busy = store.turns
       .allRunning()
-      .find((t) => store.sessions.get(t.session_id)?.project_id === session.project_id);
+      .find(
+        (t) =>
+          t.session_id === sessionId ||
+          (session.project_id !== null &&
+            store.sessions.get(t.session_id)?.project_id === session.project_id),
+      );
     if (busy) {
       throw new CairnError(
         'turn_running',
-        `Session ${busy.session_id} is running a turn in this project; wait for it to end, or cancel it, and revert then.`,
+        busy.session_id === sessionId
+          ? TURN_RUNNING
+          : `Session ${busy.session_id} is running a turn in this project; wait for it to end, or cancel it, and revert then.`,
       );
     }
     const target = files.before;
@@ -155,24 +160,7 @@ export class FileHistoryService {
             store.turnFiles.othersInProjectSince(session.project_id!, sessionId, files.createdAt),
             now,
           );
-          const conflicts: string[] = [];
-          const toApply: PathChange[] = [];
-          for (const change of changes) {
-            let disk: Awaited<ReturnType<ProjectSnapshots['onDisk']>> = 'missing';
-            if (change.before === null && change.after)
-              disk = await project.onDisk(root, change.path, change.after);
-            // A folder the turn made where the file was: the restore removes its recorded files first.
-            if (disk === 'folder') {
-              const prefix = `${change.path}/`;
-              disk = changes.some((c) => c.after === null && c.path.startsWith(prefix))
-                ? 'missing'
-                : 'different';
-            }
-            // A file the last scan left out (ignored now) but on disk with this content: nothing to do.
-            if (disk === 'same') continue;
-            if (others.has(change.path) || disk === 'different') conflicts.push(change.path);
-            toApply.push(change);
-          }
+          const { conflicts, toApply } = await planRevert(project, root, changes, others);
           if (conflicts.length > 0 && !request.force) throw conflictError(conflicts);
           const result = await project.restore(root, target, toApply);
           const after = (await project.scan(root)).tree;
@@ -200,7 +188,7 @@ export class FileHistoryService {
             return { turn: done, restored: result.restored, not_restored: result.notRestored };
           });
         }),
-      "is restoring its project's files",
+      { activity: "is restoring its project's files", turnRunning: TURN_RUNNING },
     );
   }
 

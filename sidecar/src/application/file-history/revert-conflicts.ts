@@ -1,5 +1,6 @@
 import type { TurnFiles } from '../../store/turn-files-repo';
 import type { ProjectSnapshots } from '../../tools/snapshots/project-snapshots';
+import type { PathChange } from '../../tools/snapshots/snapshot-tree';
 
 /**
  * The paths that something other than the turns being undone changed, which a revert must not overwrite
@@ -31,4 +32,32 @@ export async function changedByOthers(
     if (other.before && other.after) await add(other.before, other.after);
   }
   return paths;
+}
+
+/**
+ * Which of a revert's changes (from the files now to the target) to make, and which of them would overwrite
+ * someone else's work: paths in `others`, and files the last scan left out (ignored now) that are on disk
+ * with other content. Such a file with the target's content needs nothing; a folder the undone turns made
+ * where the file was is no conflict when the restore removes its recorded files first.
+ */
+export async function planRevert(
+  project: ProjectSnapshots,
+  root: string,
+  changes: PathChange[],
+  others: Set<string>,
+): Promise<{ conflicts: string[]; toApply: PathChange[] }> {
+  const conflicts: string[] = [];
+  const toApply: PathChange[] = [];
+  for (const change of changes) {
+    let disk: Awaited<ReturnType<ProjectSnapshots['onDisk']>> = 'missing';
+    if (change.before === null && change.after) disk = await project.onDisk(root, change.path, change.after);
+    if (disk === 'folder') {
+      const prefix = `${change.path}/`;
+      disk = changes.some((c) => c.after === null && c.path.startsWith(prefix)) ? 'missing' : 'different';
+    }
+    if (disk === 'same') continue;
+    if (others.has(change.path) || disk === 'different') conflicts.push(change.path);
+    toApply.push(change);
+  }
+  return { conflicts, toApply };
 }

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { makeOwnerOnlyDir } from '../../config/owner-only-files';
+import { realDir } from '../../config/real-dir';
 import { notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import { requireSandbox, type SandboxSpec } from '../../process/sandbox';
@@ -104,19 +103,11 @@ export class ProjectSandboxService {
     return {
       projectRoot: resolveProjectRoot(project.path),
       writable: [],
-      hidden: [realpath(dataDir)],
+      hidden: [realDir(dataDir)],
       readable: [binDir, pythonClientDir()],
       sockets: [],
       network: project.sandbox_network !== 'off',
       bwrap: this.bwrap,
     };
-  }
-}
-
-function realpath(dir: string): string {
-  try {
-    return fs.realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
   }
 }

@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FileChange } from '../../protocol';
+import { readRegularFile } from '../regular-file';
 import { fileChange } from './file-diff';
 import { ObjectStore, objectId } from './object-store';
 import { type ScanResult, scanProject } from './project-scanner';
@@ -118,7 +119,7 @@ export class ProjectSnapshots {
     if (!stat) return 'missing';
     if (stat.isDirectory()) return 'folder';
     if (!stat.isFile() || entry.kind === 'link' || entry.kind === 'large') return 'different';
-    const bytes = await fsp.readFile(abs).catch(() => null);
+    const bytes = await readRegularFile(abs, { inside: root });
     return bytes !== null && objectId(bytes) === entry.id ? 'same' : 'different';
   }
 }
