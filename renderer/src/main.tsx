@@ -14,6 +14,7 @@ import './styles/background.css';
 import './styles/forks.css';
 import './styles/sessions.css';
 import './styles/changes.css';
+import './styles/tool-cards.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,188 +1,14 @@
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, Suspense, useMemo, useState } from 'react';
 import type { CairnClient } from '../../../sidecar/src/client';
-import { type Translate, useI18n, useT } from '../i18n/i18n';
+import { useI18n, useT } from '../i18n/i18n';
 import type { ToolCardState } from '../state/turn-view';
-import { AnsiText, ansiToPlainText } from './AnsiText';
-import { clipLines } from './clip-lines';
-import { MarkedText } from './MarkedText';
-import { hasMcpResultFile, McpResultDownload } from './mcp/McpResultDownload';
+import { CardFrame } from './tool-cards/CardFrame';
+import { callKind, mcpNames } from './tool-cards/call-kind';
+import { callTitle, summarizeCall } from './tool-cards/call-summary';
+import { CARD_BODIES } from './tool-cards/card-bodies';
+import { useCallResult } from './tool-cards/use-call-result';
 import { isFinished, STATUS_KEYS, toolGlyph } from './tool-labels';
-import { prettyJson, summarizeToolInput } from './tool-summary';
 import { useDurationFormat, useNow } from './use-elapsed';
-
-/** Characters shown inside a card, whatever the line count (one huge line must not freeze the UI). */
-/** Above this a full result is shown without colours: parsing megabytes of ANSI is not worth a frozen UI. */
-const FULL_ANSI_MAX_CHARS = 400_000;
-
-// ---------------------------------------------------------------------------------------------------------
-// Full result
-
-type FullResult =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'loaded'; result: string | null }
-  | { state: 'error'; message: string };
-
-function errorMessage(error: unknown): string {
-  // ApiError carries the server's own sentence; network failures say which server could not be reached.
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
-function FullResultView({ full, t }: { full: FullResult; t: Translate }) {
-  if (full.state === 'loading') {
-    return (
-      <p className="tool-card-note" role="status">
-        {t('tool.fullLoading')}
-      </p>
-    );
-  }
-  if (full.state === 'error') {
-    return (
-      <p className="tool-card-error" role="alert">
-        {t('tool.fullError', { message: full.message })}
-      </p>
-    );
-  }
-  if (full.state !== 'loaded') return null;
-  if (full.result === null || full.result === '')
-    return <p className="tool-card-note">{t('tool.fullEmpty')}</p>;
-  return (
-    <section className="tool-card-section" aria-label={t('tool.fullResult')}>
-      <h4 className="tool-card-label">{t('tool.fullResult')}</h4>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <pre className="tool-card-pre tool-card-pre--full" tabIndex={0}>
-        {full.result.length <= FULL_ANSI_MAX_CHARS ? (
-          <AnsiText text={full.result} />
-        ) : (
-          ansiToPlainText(full.result)
-        )}
-      </pre>
-    </section>
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The card
-
-interface FullResultControl {
-  full: FullResult;
-  shown: boolean;
-  toggle(): void;
-}
-
-/** The full result, fetched with the token on demand and kept in memory while the card exists. */
-function useFullResult(client: CairnClient, toolCallId: string | null): FullResultControl {
-  const [full, setFull] = useState<FullResult>({ state: 'idle' });
-  const [shown, setShown] = useState(false);
-  const alive = useRef(true);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
-
-  const load = useCallback(() => {
-    if (!toolCallId) return;
-    setShown(true);
-    setFull({ state: 'loading' });
-    client.toolCall(toolCallId).then(
-      (call) => {
-        if (alive.current) setFull({ state: 'loaded', result: call.result });
-      },
-      (error: unknown) => {
-        if (alive.current) setFull({ state: 'error', message: errorMessage(error) });
-      },
-    );
-  }, [client, toolCallId]);
-
-  const toggle = useCallback(() => {
-    if (full.state === 'loading') return;
-    if (full.state === 'loaded') setShown((value) => !value);
-    else load();
-  }, [full.state, load]);
-
-  return { full, shown, toggle };
-}
-
-function ToolCardBody({
-  card,
-  id,
-  fullResult,
-  client,
-}: {
-  card: ToolCardState;
-  id: string;
-  fullResult: FullResultControl;
-  client: CairnClient;
-}) {
-  const { t, formatNumber } = useI18n();
-  const { full, shown: showFull, toggle: toggleFull } = fullResult;
-
-  const finished = isFinished(card.status);
-  const live = !finished && card.output !== '';
-  const source = finished ? (card.preview ?? card.output) : card.output;
-  const clip = useMemo(() => clipLines(source, live ? 'tail' : 'head'), [source, live]);
-  const args = useMemo(() => prettyJson(card.input), [card.input]);
-
-  const toolCallId = card.toolCallId;
-
-  return (
-    <div id={id} className="tool-card-body">
-      {(card.background || card.parentToolCallId !== null) && <ToolCardOrigin card={card} />}
-      {args !== '' && (
-        <section className="tool-card-section">
-          <h4 className="tool-card-label">{t('tool.arguments')}</h4>
-          <pre className="tool-card-pre">{args}</pre>
-        </section>
-      )}
-      <section className="tool-card-section">
-        <h4 className="tool-card-label">
-          {finished && card.preview !== null ? t('tool.result') : t('tool.output')}
-        </h4>
-        {source === '' ? (
-          <p className="tool-card-note">{finished ? t('tool.noOutput') : t('tool.waitingOutput')}</p>
-        ) : (
-          <>
-            <pre className={card.isError ? 'tool-card-pre tool-card-pre--error' : 'tool-card-pre'}>
-              <AnsiText text={clip.text} />
-            </pre>
-            {clip.clipped && (
-              <p className="tool-card-note">
-                {t(live ? 'tool.clippedTail' : 'tool.clippedHead', {
-                  shown: formatNumber(clip.shownLines),
-                  total: formatNumber(clip.totalLines),
-                })}
-              </p>
-            )}
-          </>
-        )}
-      </section>
-      {toolCallId && finished && (
-        <div className="tool-card-actions">
-          <button
-            type="button"
-            className="conv-button"
-            aria-expanded={showFull && full.state === 'loaded'}
-            disabled={full.state === 'loading'}
-            onClick={toggleFull}
-          >
-            {showFull && full.state === 'loaded'
-              ? t('tool.hideFull')
-              : full.state === 'error'
-                ? t('tool.fullRetry')
-                : t('tool.showFull')}
-          </button>
-          {hasMcpResultFile(card.name, source) && (
-            <McpResultDownload client={client} toolCallId={toolCallId} />
-          )}
-        </div>
-      )}
-      {showFull && <FullResultView full={full} t={t} />}
-    </div>
-  );
-}
 
 /** Where a call comes from and how it runs, in one quiet line: in the background, from a script. */
 function ToolCardOrigin({ card }: { card: ToolCardState }) {
@@ -202,7 +28,10 @@ function ToolCardOrigin({ card }: { card: ToolCardState }) {
   );
 }
 
-/** A tool call in the conversation: one line collapsed; arguments, output and full result expanded. */
+/**
+ * A tool call in the conversation: one human line collapsed (`Bash  npm test`, `Edit  src/app.ts (+12 −3)`);
+ * open, the body made for its kind of tool, with its whole result loaded on demand.
+ */
 export const ToolCard = memo(function ToolCard({
   card,
   client,
@@ -212,47 +41,54 @@ export const ToolCard = memo(function ToolCard({
 }) {
   const { t } = useI18n();
   const [expanded, setExpanded] = useState(false);
-  const bodyId = useId();
-  const summary = useMemo(() => summarizeToolInput(card.name, card.input), [card.name, card.input]);
+  const summary = useMemo(
+    () => summarizeCall({ name: card.name, input: card.input, meta: card.meta }, t),
+    [card.name, card.input, card.meta, t],
+  );
   const running = card.status === 'running' && card.startedAt !== null;
   const now = useNow(running);
   const formatDuration = useDurationFormat();
-  const fullResult = useFullResult(client, card.toolCallId);
+  const finished = isFinished(card.status);
+  const { result, retry } = useCallResult(client, card.toolCallId, expanded && finished);
 
   let elapsed: string | null = null;
   if (running && card.startedAt !== null) elapsed = formatDuration(now - card.startedAt, true);
-  else if (isFinished(card.status) && card.durationMs !== null)
-    elapsed = formatDuration(card.durationMs, false);
+  else if (finished && card.durationMs !== null) elapsed = formatDuration(card.durationMs, false);
 
-  const classes = ['tool-card', `tool-card--${card.status}`];
+  const classes = [`tool-card--${card.status}`, `tool-card--kind-${callKind(card.name)}`];
   if (card.isError) classes.push('tool-card--error');
   if (card.background) classes.push('tool-card--background');
-  if (expanded) classes.push('tool-card--expanded');
+  const server = mcpNames(card.name)?.server ?? null;
+  const Body = CARD_BODIES[callKind(card.name)];
 
   return (
-    <div className={classes.join(' ')} data-tool={card.name} data-call-id={card.toolCallId ?? undefined}>
-      <button
-        type="button"
-        className="tool-card-header"
-        aria-expanded={expanded}
-        aria-controls={expanded ? bodyId : undefined}
-        onClick={() => setExpanded((value) => !value)}
+    <CardFrame
+      className={classes.join(' ')}
+      data={{ 'data-tool': card.name, 'data-call-id': card.toolCallId ?? undefined }}
+      icon={toolGlyph(card.name)}
+      title={callTitle(card.name)}
+      summary={summary}
+      badges={
+        <>
+          {server !== null && <span className="tool-card-badge tool-card-badge--server">{server}</span>}
+          {card.background && <span className="tool-card-badge">{t('tool.background')}</span>}
+        </>
+      }
+      status={{ label: t(STATUS_KEYS[card.status]), tone: card.status }}
+      elapsed={elapsed}
+      expanded={expanded}
+      onToggle={() => setExpanded((value) => !value)}
+    >
+      {(card.background || card.parentToolCallId !== null) && <ToolCardOrigin card={card} />}
+      <Suspense
+        fallback={
+          <p className="tool-card-note" role="status">
+            {t('tool.opening')}
+          </p>
+        }
       >
-        <span className="tool-card-chevron" aria-hidden="true">
-          ›
-        </span>
-        <span className="tool-card-icon" aria-hidden="true">
-          {toolGlyph(card.name)}
-        </span>
-        <span className="tool-card-name">{card.name}</span>
-        <span className="tool-card-summary" title={summary}>
-          <MarkedText text={summary} />
-        </span>
-        {card.background && <span className="tool-card-badge">{t('tool.background')}</span>}
-        <span className={`tool-status tool-status--${card.status}`}>{t(STATUS_KEYS[card.status])}</span>
-        {elapsed !== null && <span className="tool-card-elapsed">{elapsed}</span>}
-      </button>
-      {expanded && <ToolCardBody card={card} id={bodyId} fullResult={fullResult} client={client} />}
-    </div>
+        <Body card={card} result={result} retry={retry} client={client} />
+      </Suspense>
+    </CardFrame>
   );
 });

@@ -11,11 +11,13 @@ const GLYPHS: Record<string, string> = {
   Grep: '⌕',
   Glob: '✱',
   AskUserQuestion: '?',
+  execute_code: '▶',
 };
 const DEFAULT_GLYPH = '⚙';
+const MCP_GLYPH = '◈';
 
 export function toolGlyph(name: string): string {
-  return GLYPHS[name] ?? DEFAULT_GLYPH;
+  return GLYPHS[name] ?? (name.startsWith('mcp__') ? MCP_GLYPH : DEFAULT_GLYPH);
 }
 
 export type CardStatus = ToolCallStatus | 'pending';

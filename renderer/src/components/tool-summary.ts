@@ -35,13 +35,23 @@ export function oneLine(value: string, max = MAX_SUMMARY): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function compactJson(input: unknown): string {
-  if (input === undefined) return '';
+/** A value in a line of prose: strings as they are, anything else as compact JSON. */
+function readableValue(value: unknown): string {
+  if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(input) ?? '';
+    return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(input);
+    return String(value);
   }
+}
+
+/** An object's fields as `key: value, key: value` (never JSON braces); other inputs as their value. */
+export function readableArguments(input: unknown): string {
+  if (input === undefined || input === null) return '';
+  if (typeof input !== 'object' || Array.isArray(input)) return readableValue(input);
+  return Object.entries(input as Record<string, unknown>)
+    .map(([key, value]) => `${key}: ${readableValue(value)}`)
+    .join(', ');
 }
 
 /** The argument that says what a call does: Bash's command, a file's path, a search pattern… */
@@ -67,7 +77,7 @@ export function summarizeToolInput(name: string, input: unknown): string {
       summary = inputText(input, 'question');
       break;
   }
-  return oneLine(summary ?? compactJson(input));
+  return oneLine(summary ?? readableArguments(input));
 }
 
 /** Pretty JSON for the expanded card; never throws. */

@@ -12,6 +12,7 @@ import { permissionMessages } from './messages/permissions';
 import { sessionMessages } from './messages/sessions';
 import { settingsMessages } from './messages/settings';
 import { shellMessages } from './messages/shell';
+import { toolCardMessages } from './messages/tool-cards';
 
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -34,6 +35,7 @@ const areas = [
   codeModeMessages,
   sessionMessages,
   changesMessages,
+  toolCardMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

@@ -19,6 +19,8 @@ export interface ToolCardState {
   /** The call whose script started this one, or null for the model's own calls. */
   parentToolCallId: string | null;
   exitCode: number | null;
+  /** What the tool said about the call besides its text (execute_code: the kinds of its outputs). */
+  meta: Record<string, unknown> | null;
 }
 
 export interface QuestionItem {
@@ -58,6 +60,7 @@ export function newCard(toolUseId: string, name: string, input: unknown): ToolCa
     background: false,
     parentToolCallId: null,
     exitCode: null,
+    meta: null,
   };
 }
 
@@ -74,6 +77,7 @@ export function cardFromCall(call: ToolCall, name = call.name, input = call.inpu
     background: call.background,
     parentToolCallId: call.parent_tool_call_id,
     exitCode: call.exit_code,
+    meta: call.meta,
   };
 }
 

@@ -307,6 +307,7 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
           preview: event.preview,
           durationMs: event.duration_ms,
           exitCode: event.exit_code,
+          meta: event.meta,
         })),
       );
     case 'fork.updated':

@@ -211,6 +211,7 @@ describe('the background tasks section', () => {
       duration_ms: 2000,
       preview: '3 passed',
       exit_code: 0,
+      meta: null,
     });
     expect(status('tc5')).toBe('Done');
     expect(screen.getByText('0 running')).toBeTruthy();

@@ -80,7 +80,7 @@ describe('summarizeToolInput', () => {
     ['Glob', { pattern: '**/*.ts' }, '**/*.ts'],
     ['Exec', { program: 'git', args: ['commit', '-m', "it's done"] }, `git commit -m 'it'\\''s done'`],
     ['AskUserQuestion', { question: 'Which port?', options: ['80', '8080'] }, 'Which port?'],
-    ['mcp__thing', { a: 1, b: [true] }, '{"a":1,"b":[true]}'],
+    ['some_tool', { a: 1, b: [true], c: 'text' }, 'a: 1, b: [true], c: text'],
     ['Bash', { command: 'echo one\n  echo two' }, 'echo one echo two'],
   ])('%s %j → %s', (name, input, expected) => {
     expect(summarizeToolInput(name, input)).toBe(expected);
@@ -136,7 +136,7 @@ describe('ToolCard', () => {
     }
   });
 
-  it('expands to pretty arguments and collapses again', () => {
+  it('opens on the command and the waiting output, and closes again', async () => {
     renderCard(
       makeCard({
         name: 'Exec',
@@ -148,21 +148,19 @@ describe('ToolCard', () => {
     expect(header().textContent).toContain('git status');
     fireEvent.click(header());
     expect(header().getAttribute('aria-expanded')).toBe('true');
-    expect(screen.getByText('Arguments')).toBeTruthy();
-    expect(screen.getByText(/"program": "git"/).textContent).toBe(
-      JSON.stringify({ program: 'git', args: ['status'] }, null, 2),
-    );
+    const command = await screen.findByRole('region', { name: 'Command' });
+    expect(command.querySelector('code')?.textContent?.trim()).toBe('git status');
     expect(screen.getByText('No output yet')).toBeTruthy();
+    expect(document.querySelector('.tool-card-body')?.textContent).not.toContain('{');
     fireEvent.click(header());
-    expect(screen.queryByText('Arguments')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Command' })).toBeNull();
   });
 
-  it('shows live output with ANSI colours as spans and no escape codes', () => {
+  it('shows live output with ANSI colours as spans and no escape codes', async () => {
     const output = `${ESC}[31mred${ESC}[0m plain ${ESC}[1;32mbold green${ESC}[0m ${ESC}[38;5;208morange${ESC}[0m ${ESC}[38;2;1;2;3mrgb${ESC}[0m\n${ESC}]8;;https://x.example${ESC}\\link${ESC}]8;;${ESC}\\ 50%\r100%\n`;
     const { container } = renderCard(makeCard({ status: 'running', startedAt: Date.now(), output }));
     fireEvent.click(header());
-    const pre = container.querySelector('.tool-card-body pre:last-of-type');
-    const red = screen.getByText('red');
+    const red = await screen.findByText('red');
     expect(red.tagName).toBe('SPAN');
     expect(red.className).toBe('ansi-red-fg');
     expect(screen.getByText('bold green').className).toBe('ansi-green-fg ansi-bold');
@@ -175,20 +173,27 @@ describe('ToolCard', () => {
     expect(text).toContain('red plain bold green orange rgb\n100%');
     expect(text).not.toContain('https://x.example');
     expect(text).not.toContain('50%');
-    expect(pre).not.toBeNull();
     expect(container.innerHTML).not.toContain('<script');
   });
 
-  it('shows the result preview, cut to 200 lines with a note', () => {
+  it("shows a long output's head and tail, and all of it on demand", async () => {
     const preview = Array.from({ length: 250 }, (_, i) => `line ${i + 1}`).join('\n');
     const { container } = renderCard(makeCard({ status: 'completed', preview, durationMs: 20 }));
     fireEvent.click(header());
-    expect(screen.getByText('Result')).toBeTruthy();
-    const shown = container.querySelectorAll('.tool-card-pre')[1]?.textContent ?? '';
-    expect(shown.split('\n')).toHaveLength(200);
-    expect(shown).toContain('line 200');
-    expect(shown).not.toContain('line 201');
-    expect(screen.getByText('Showing the first 200 of 250 lines.')).toBeTruthy();
+    await screen.findByRole('region', { name: 'Output' });
+    const [head, tail] = [...container.querySelectorAll('[aria-label="Output"] .tool-card-pre')].map(
+      (pre) => pre.textContent ?? '',
+    );
+    expect(head!.split('\n')).toHaveLength(40);
+    expect(head!.startsWith('line 1\n')).toBe(true);
+    expect(tail!.split('\n')).toHaveLength(40);
+    expect(tail!.endsWith('line 250')).toBe(true);
+    expect(container.textContent).not.toContain('line 41\n');
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 250 lines' }));
+    const all = container.querySelector('.tool-card-pre--full')?.textContent ?? '';
+    expect(all).toBe(preview);
+    fireEvent.click(screen.getByRole('button', { name: 'Show less' }));
+    expect(container.querySelector('.tool-card-pre--full')).toBeNull();
   });
 
   it('keeps the last lines of long live output', () => {
@@ -218,41 +223,28 @@ describe('ToolCard', () => {
     expect(header().textContent).toContain('0.9 s');
   });
 
-  it('offers the full result only for a finished call with an id', () => {
-    const { update } = renderCard(makeCard({ status: 'running', toolCallId: 'tc1', startedAt: Date.now() }));
-    fireEvent.click(header());
-    expect(screen.queryByRole('button', { name: 'Show full result' })).toBeNull();
-    update(makeCard({ status: 'completed', toolCallId: null, preview: 'x' }));
-    expect(screen.queryByRole('button', { name: 'Show full result' })).toBeNull();
-    update(makeCard({ status: 'completed', toolCallId: 'tc1', preview: 'x' }));
-    expect(screen.getByRole('button', { name: 'Show full result' })).toBeTruthy();
-  });
-
-  it('fetches the full result with the token and shows it', async () => {
+  it('loads the whole result, with the token, only for a finished call with an id', async () => {
     const full = `${ESC}[33mwarning${ESC}[0m: everything\n${'more\n'.repeat(300)}`;
     const { client, calls } = fakeClient(() => new Response(JSON.stringify(storedCall(full))));
-    renderCard(
-      makeCard({ status: 'completed', toolCallId: 'tc1', preview: 'short', durationMs: 1000 }),
+    const { update } = renderCard(
+      makeCard({ status: 'running', toolCallId: 'tc1', startedAt: Date.now(), output: 'so far' }),
       client,
     );
     fireEvent.click(header());
-    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
-    await screen.findByText('Full result');
+    await screen.findByText('so far');
+    update(makeCard({ status: 'completed', toolCallId: null, preview: 'x' }));
+    await screen.findByText('x');
+    expect(calls).toHaveLength(0);
+    update(makeCard({ status: 'completed', toolCallId: 'tc1', preview: 'short', durationMs: 1000 }));
+    expect((await screen.findByText('warning')).className).toBe('ansi-yellow-fg');
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe('http://x/api/tool-calls/tc1');
     expect(new Headers(calls[0]!.init?.headers).get('authorization')).toBe('Bearer t');
-    const pre = document.querySelector('.tool-card-pre--full');
-    expect(pre?.textContent).toBe(full.replace(`${ESC}[33m`, '').replace(`${ESC}[0m`, ''));
-    expect(screen.getByText('warning').className).toBe('ansi-yellow-fg');
-
-    // Hidden and shown again from memory, without another request.
-    fireEvent.click(screen.getByRole('button', { name: 'Hide full result' }));
-    expect(document.querySelector('.tool-card-pre--full')).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
-    expect(document.querySelector('.tool-card-pre--full')).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Show all 301 lines' })).toBeTruthy();
+    // Closed and opened again from memory, without another request.
     fireEvent.click(header());
     fireEvent.click(header());
-    expect(document.querySelector('.tool-card-pre--full')).not.toBeNull();
+    await screen.findByText('warning');
     expect(calls).toHaveLength(1);
   });
 
@@ -271,23 +263,20 @@ describe('ToolCard', () => {
           status: 404,
         });
       }
-      return new Response(JSON.stringify(storedCall(null)));
+      return new Response(JSON.stringify({ ...storedCall('the whole story'), is_error: true }));
     };
     const client = new CairnClient({ url: 'http://x', token: 't' }, fakeFetch);
     renderCard(makeCard({ status: 'failed', toolCallId: 'tc1', isError: true, preview: 'boom' }), client);
     fireEvent.click(header());
-    fireEvent.click(screen.getByRole('button', { name: 'Show full result' }));
-    expect(screen.getByText('Loading the full result…')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Show full result' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
+    expect(await screen.findByText('Loading the full result…')).toBeTruthy();
+    expect(screen.getByText('boom')).toBeTruthy();
     release();
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Could not load the full result: No tool call tc1.',
     );
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try loading the full result again' }));
-    await waitFor(() => expect(screen.getByText('No result was stored for this call.')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('the whole story')).toBeTruthy());
     expect(calls).toHaveLength(2);
   });
 

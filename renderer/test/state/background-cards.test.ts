@@ -82,6 +82,7 @@ function finished(callId: string, status: 'completed' | 'cancelled' | 'failed', 
     duration_ms: 4200,
     preview: 'built',
     exit_code: status === 'completed' ? 0 : null,
+    meta: null,
   };
 }
 

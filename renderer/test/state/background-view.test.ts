@@ -98,6 +98,7 @@ describe('the background view', () => {
         duration_ms: 300,
         preview: 'x',
         exit_code: 2,
+        meta: null,
       },
     ]);
     expect(done.calls.map((c) => c.call.id)).toEqual(['new', 'old']);
@@ -125,6 +126,7 @@ describe('the background view', () => {
         duration_ms: 5,
         preview: '',
         exit_code: null,
+        meta: null,
       },
     ]);
     expect(view.calls).toHaveLength(RECENT_ENDED);

@@ -96,6 +96,7 @@ describe('turn view', () => {
         duration_ms: 12,
         preview: 'a\nb\n',
         exit_code: null,
+        meta: null,
       },
     ]);
     expect(done.items.filter((i) => i.kind === 'tool')).toHaveLength(1);

@@ -388,6 +388,7 @@ export class AgentRuntime {
           duration_ms: finished.duration_ms ?? 0,
           preview: result.slice(0, 500),
           exit_code: null,
+          meta: null,
         });
       }
       for (const turn of turns) {

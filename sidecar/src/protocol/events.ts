@@ -79,6 +79,8 @@ export const ToolFinishedEvent = z.object({
   duration_ms: z.number(),
   preview: z.string(),
   exit_code: z.number().int().nullable().default(null),
+  /** What the tool said about the call besides its text (as ToolCall.meta), so a card can describe it. */
+  meta: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 /** A tool was loaded into the session (LoadTool), or a loaded tool's worker ended. */
 export const ToolLoadedEvent = z.object({

@@ -44,7 +44,9 @@ export function executionToolResult(result: ExecutionResult, ctx: ToolContext): 
   if (result.limit) {
     body.limit = { kind: result.limit.kind, limit_ms: result.limit.limitMs, action: result.limit.action };
   }
-  return { content: JSON.stringify(body, null, 1), isError: !result.success };
+  // The kinds of rich output, so the conversation can say "(image)" before anyone opens the call.
+  const meta = files.length > 0 ? { outputs: [...new Set(files.map((f) => f.mime))] } : undefined;
+  return { content: JSON.stringify(body, null, 1), isError: !result.success, ...(meta ? { meta } : {}) };
 }
 
 /** A stream as the model sees it: whole when short, else its start and end and the file with all of it. */

@@ -358,6 +358,7 @@ export class ToolCallRunner {
       duration_ms: Math.round(durationMs),
       preview: ended.content.slice(0, EVENT_PREVIEW_CHARS),
       exit_code: ended.exitCode,
+      meta,
     });
     try {
       this.deps.onEnded?.(finished);

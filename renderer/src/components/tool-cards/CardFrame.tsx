@@ -1,0 +1,61 @@
+import { type ReactNode, useId } from 'react';
+import { MarkedText } from '../MarkedText';
+
+/**
+ * The one frame every card in a turn shares (tool calls, questions, approvals, compactions, forks): a
+ * header line with icon, title, summary, badges, status and time that opens and closes the body.
+ */
+export function CardFrame(props: {
+  /** Extra classes (state modifiers) after `tool-card`. */
+  className?: string;
+  icon: ReactNode;
+  title: ReactNode;
+  /** The human one-liner; shown with hidden characters marked. */
+  summary: string;
+  /** Badges before the status (background, server…). */
+  badges?: ReactNode;
+  status?: { label: string; tone: string } | null;
+  elapsed?: string | null;
+  expanded: boolean;
+  onToggle(): void;
+  /** Attributes tests and styles find the card by. */
+  data?: Record<`data-${string}`, string | undefined>;
+  children?: ReactNode;
+}) {
+  const bodyId = useId();
+  const classes = ['tool-card'];
+  if (props.className) classes.push(props.className);
+  if (props.expanded) classes.push('tool-card--expanded');
+  return (
+    <div className={classes.join(' ')} {...props.data}>
+      <button
+        type="button"
+        className="tool-card-header"
+        aria-expanded={props.expanded}
+        aria-controls={props.expanded ? bodyId : undefined}
+        onClick={props.onToggle}
+      >
+        <span className="tool-card-chevron" aria-hidden="true">
+          ›
+        </span>
+        <span className="tool-card-icon" aria-hidden="true">
+          {props.icon}
+        </span>
+        <span className="tool-card-name">{props.title}</span>
+        <span className="tool-card-summary" title={props.summary}>
+          <MarkedText text={props.summary} />
+        </span>
+        {props.badges}
+        {props.status && (
+          <span className={`tool-status tool-status--${props.status.tone}`}>{props.status.label}</span>
+        )}
+        {props.elapsed && <span className="tool-card-elapsed">{props.elapsed}</span>}
+      </button>
+      {props.expanded && (
+        <div id={bodyId} className="tool-card-body">
+          {props.children}
+        </div>
+      )}
+    </div>
+  );
+}
