@@ -154,7 +154,19 @@ describe('MCP servers: settings and a session', () => {
       .poll(() => page.locator('article.turn').last().getAttribute('data-status'), { timeout: UI_WAIT })
       .toBe('completed');
     const card = page.locator('[data-tool="mcp__everything__get-tiny-image"]');
+    // Collapsed: the tool's own name with its server as a badge; open: the image inline, loaded.
+    expect(await card.locator('.tool-card-name').textContent()).toBe('get-tiny-image');
+    expect(await card.locator('.tool-card-badge--server').textContent()).toBe('everything');
     await card.locator('.tool-card-header').click();
+    const image = card.getByRole('img', { name: 'Image 1 from the tool' });
+    await image.waitFor({ timeout: UI_WAIT });
+    await expect
+      .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: UI_WAIT })
+      .toBeGreaterThan(0);
+    expect(await card.getByRole('region', { name: 'Arguments' }).textContent()).toContain(
+      'MCP server everything, tool get-tiny-image',
+    );
+    await screenshot(page, 'tool-card-mcp');
     const downloadButton = card.getByRole('button', { name: 'Download result files' });
     await downloadButton.waitFor({ timeout: UI_WAIT });
     const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);

@@ -159,7 +159,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
   );
 
   it(
-    'opens a project folder, sends with Enter, renders Markdown and a tool card with its full result',
+    'opens a project folder, sends with Enter, renders Markdown and a tool card with its command and output',
     async () => {
       const page = await openApp();
       await page.getByRole('button', { name: 'Open folder' }).first().click();
@@ -206,7 +206,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       expect(await code.locator('pre').textContent()).toContain('const answer: number = 42;');
       expect(await code.getByRole('button', { name: 'Copy code' }).isVisible()).toBe(true);
 
-      // The tool card: name and status collapsed; output and full result expanded.
+      // The tool card: name and status collapsed; the command and its output expanded.
       const card = transcript(page).locator('.tool-card[data-tool="Bash"]');
       await card.waitFor({ timeout: UI_WAIT });
       const header = card.getByRole('button', { name: /Bash/ });
@@ -223,10 +223,14 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await expect
         .poll(() => card.locator('.tool-card-pre').allTextContents())
         .toContainEqual(expect.stringContaining('hello-from-tool'));
-      await card.getByRole('button', { name: 'Show full result' }).click();
-      const full = card.getByRole('region', { name: 'Full result' });
-      await full.waitFor({ timeout: UI_WAIT });
-      expect(await full.locator('pre').textContent()).toContain('hello-from-tool');
+      // Open, the card holds the whole result (fetched with the token) and the command highlighted.
+      const output = card.getByRole('region', { name: 'Output' });
+      await expect
+        .poll(() => output.locator('pre').textContent(), { timeout: UI_WAIT })
+        .toContain('hello-from-tool');
+      expect(await card.getByRole('region', { name: 'Command' }).locator('code').textContent()).toContain(
+        'echo hello-from-tool',
+      );
       await screenshot(page, 'conversation-tool-card');
 
       // The model got the command's output back.

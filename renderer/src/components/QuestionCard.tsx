@@ -6,6 +6,7 @@ import { ApprovalInput } from './ApprovalInput';
 import { ForkTasks } from './forks/fork-tasks';
 import { countInvisibleIn } from './invisible-chars';
 import { MarkedText } from './MarkedText';
+import { CardHeading } from './tool-cards/CardFrame';
 
 type Phase =
   | { state: 'idle' }
@@ -77,7 +78,11 @@ export function QuestionCard({
   // Only this card knows a rule was saved with the answer (the question itself does not say).
   const remembered = phase.state === 'sent' ? (phase.request.remember ?? null) : null;
   const busy = phase.state !== 'idle';
-  const classes = ['question-card', approval ? 'question-card--approval' : 'question-card--question'];
+  const classes = [
+    'tool-card',
+    'question-card',
+    approval ? 'question-card--approval' : 'question-card--question',
+  ];
   classes.push(`question-card--${question.status}`);
 
   let outcome: string | null = null;
@@ -98,119 +103,130 @@ export function QuestionCard({
 
   return (
     <section className={classes.join(' ')} aria-labelledby={titleId} aria-busy={busy && outcome === null}>
-      {/* A fork asks here, in its parent's session: say which one, by its task when it is known. */}
-      {forkName !== null && (
-        <p className="question-card-fork" title={forkName}>
-          {t('fork.question.from', { name: forkName })}
-        </p>
-      )}
-      {approval ? (
-        <>
-          <h3 id={titleId} className="question-card-title">
-            {toolName ? t('question.approval.title', { tool: toolName }) : t('question.approval.titleNoTool')}
+      <CardHeading
+        icon={approval ? '!' : '?'}
+        title={
+          <h3 id={titleId} className="tool-card-name question-card-title">
+            {approval
+              ? toolName
+                ? t('question.approval.title', { tool: toolName })
+                : t('question.approval.titleNoTool')
+              : t('question.title')}
           </h3>
-          {/* The whole input, never a summary: the user must see everything the tool will run. */}
-          {question.tool && <ApprovalInput name={question.tool.name} input={question.tool.input} />}
-          {/* The server's sentence repeats the tool and its input; it is only needed when they are missing. */}
-          {!question.tool && question.question !== '' && (
-            <p className="question-card-text">
-              <MarkedText text={question.question} />
-            </p>
-          )}
-          {invisible > 0 && (
-            <p id={warningId} className="approval-warning">
-              {invisible === 1
-                ? t('question.approval.invisibleOne')
-                : t('question.approval.invisible', { count: invisible })}
-            </p>
-          )}
-          {question.permission && (
-            <p className="approval-reason">
-              {t('question.approval.reason', { reason: question.permission.reason })}
-              {question.permission.rule_id !== null && (
-                <>
-                  {' '}
-                  <span className="approval-rule">
-                    {t('question.approval.askedByRule', { id: question.permission.rule_id })}
-                  </span>
-                </>
-              )}
-            </p>
-          )}
-        </>
-      ) : (
-        <>
-          <h3 id={titleId} className="question-card-title">
-            {t('question.title')}
-          </h3>
+        }
+        status={
+          question.status === 'pending' && outcome === null
+            ? { label: t('question.waiting'), tone: 'waiting_approval' }
+            : null
+        }
+      />
+      <div className="tool-card-body question-card-body">
+        {/* A fork asks here, in its parent's session: say which one, by its task when it is known. */}
+        {forkName !== null && (
+          <p className="question-card-fork" title={forkName}>
+            {t('fork.question.from', { name: forkName })}
+          </p>
+        )}
+        {approval ? (
+          <>
+            {/* The whole input, never a summary: the user must see everything the tool will run. */}
+            {question.tool && <ApprovalInput name={question.tool.name} input={question.tool.input} />}
+            {/* The server's sentence repeats the tool and its input; it is only needed when they are missing. */}
+            {!question.tool && question.question !== '' && (
+              <p className="question-card-text">
+                <MarkedText text={question.question} />
+              </p>
+            )}
+            {invisible > 0 && (
+              <p id={warningId} className="approval-warning">
+                {invisible === 1
+                  ? t('question.approval.invisibleOne')
+                  : t('question.approval.invisible', { count: invisible })}
+              </p>
+            )}
+            {question.permission && (
+              <p className="approval-reason">
+                {t('question.approval.reason', { reason: question.permission.reason })}
+                {question.permission.rule_id !== null && (
+                  <>
+                    {' '}
+                    <span className="approval-rule">
+                      {t('question.approval.askedByRule', { id: question.permission.rule_id })}
+                    </span>
+                  </>
+                )}
+              </p>
+            )}
+          </>
+        ) : (
           <p className="question-card-text">{question.question}</p>
-        </>
-      )}
+        )}
 
-      {outcome !== null ? (
-        <p className="question-card-outcome" role="status">
-          {outcome}
-          {remembered !== null && <> {t(`question.approval.remembered.${remembered}`)}</>}
-        </p>
-      ) : approval ? (
-        <ApprovalChoices
-          permission={question.permission}
-          busy={busy}
-          warningId={invisible > 0 ? warningId : undefined}
-          onSend={send}
-        />
-      ) : (
-        <>
-          {question.options && question.options.length > 0 && (
-            <div className="question-card-options">
-              {question.options.map((option, i) => (
-                <button
-                  // biome-ignore lint/suspicious/noArrayIndexKey: options may repeat and never reorder
-                  key={i}
-                  type="button"
-                  className={i === 0 ? 'conv-button conv-button--primary' : 'conv-button'}
-                  disabled={busy}
-                  onClick={() => send({ answer: option })}
-                >
-                  {option}
-                </button>
-              ))}
-            </div>
-          )}
-          <form className="question-card-free" onSubmit={submitFree}>
-            <label className="conv-sr-only" htmlFor={inputId}>
-              {t('question.freeLabel')}
-            </label>
-            <input
-              id={inputId}
-              type="text"
-              className="question-card-input"
-              value={draft}
-              placeholder={t('question.freePlaceholder')}
-              disabled={busy}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-            <button
-              type="submit"
-              className={question.options?.length ? 'conv-button' : 'conv-button conv-button--primary'}
-              disabled={busy || draft.trim() === ''}
-            >
-              {t('question.answer')}
-            </button>
-          </form>
-        </>
-      )}
+        {outcome !== null ? (
+          <p className="question-card-outcome" role="status">
+            {outcome}
+            {remembered !== null && <> {t(`question.approval.remembered.${remembered}`)}</>}
+          </p>
+        ) : approval ? (
+          <ApprovalChoices
+            permission={question.permission}
+            busy={busy}
+            warningId={invisible > 0 ? warningId : undefined}
+            onSend={send}
+          />
+        ) : (
+          <>
+            {question.options && question.options.length > 0 && (
+              <div className="question-card-options">
+                {question.options.map((option, i) => (
+                  <button
+                    // biome-ignore lint/suspicious/noArrayIndexKey: options may repeat and never reorder
+                    key={i}
+                    type="button"
+                    className={i === 0 ? 'conv-button conv-button--primary' : 'conv-button'}
+                    disabled={busy}
+                    onClick={() => send({ answer: option })}
+                  >
+                    {option}
+                  </button>
+                ))}
+              </div>
+            )}
+            <form className="question-card-free" onSubmit={submitFree}>
+              <label className="conv-sr-only" htmlFor={inputId}>
+                {t('question.freeLabel')}
+              </label>
+              <input
+                id={inputId}
+                type="text"
+                className="question-card-input"
+                value={draft}
+                placeholder={t('question.freePlaceholder')}
+                disabled={busy}
+                onChange={(event) => setDraft(event.target.value)}
+              />
+              <button
+                type="submit"
+                className={question.options?.length ? 'conv-button' : 'conv-button conv-button--primary'}
+                disabled={busy || draft.trim() === ''}
+              >
+                {t('question.answer')}
+              </button>
+            </form>
+          </>
+        )}
 
-      {phase.state === 'sending' && (
-        <p className="question-card-note" role="status">
-          {t('question.sending')}
-        </p>
-      )}
-      {error !== null && (
-        <p className="question-card-error" role="alert">
-          {t('question.error', { message: error })}
-        </p>
-      )}
+        {phase.state === 'sending' && (
+          <p className="question-card-note" role="status">
+            {t('question.sending')}
+          </p>
+        )}
+        {error !== null && (
+          <p className="question-card-error" role="alert">
+            {t('question.error', { message: error })}
+          </p>
+        )}
+      </div>
     </section>
   );
 }

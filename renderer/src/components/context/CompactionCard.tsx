@@ -1,5 +1,6 @@
 import { useI18n } from '../../i18n/i18n';
 import type { CompactionItem } from '../../state/compaction-item';
+import { CardHeading } from '../tool-cards/CardFrame';
 import { SummaryView } from './SummaryView';
 
 /**
@@ -28,27 +29,34 @@ export function CompactionCard(props: { item: CompactionItem; onViewVersion?(num
             after: tokens(item.tokensAfter),
           });
   return (
-    <section className={`compaction-card ${item.state}`} data-testid="compaction-card">
-      {/* Always a live region, so the outcome is announced when the running line turns into it. */}
-      <p className="compaction-line" aria-live="polite">
-        {line}
-      </p>
-      {item.state === 'failed' && !stopped && <p className="muted">{t('context.card.failedHint')}</p>}
-      {item.summary && (
-        <details className="compaction-summary">
-          <summary>{t('context.card.summary')}</summary>
-          <SummaryView summary={item.summary} />
-        </details>
-      )}
-      {item.state === 'done' && item.parent !== null && props.onViewVersion && (
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => item.parent !== null && props.onViewVersion?.(item.parent)}
-        >
-          {t('context.card.before')}
-        </button>
-      )}
+    <section className={`tool-card compaction-card ${item.state}`} data-testid="compaction-card">
+      <CardHeading
+        icon="⇣"
+        title={<span className="tool-card-name">{t('context.card.title')}</span>}
+        status={item.state === 'running' ? { label: t('tool.status.running'), tone: 'running' } : null}
+      />
+      <div className="tool-card-body">
+        {/* Always a live region, so the outcome is announced when the running line turns into it. */}
+        <p className="compaction-line" aria-live="polite">
+          {line}
+        </p>
+        {item.state === 'failed' && !stopped && <p className="muted">{t('context.card.failedHint')}</p>}
+        {item.summary && (
+          <details className="compaction-summary">
+            <summary>{t('context.card.summary')}</summary>
+            <SummaryView summary={item.summary} />
+          </details>
+        )}
+        {item.state === 'done' && item.parent !== null && props.onViewVersion && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => item.parent !== null && props.onViewVersion?.(item.parent)}
+          >
+            {t('context.card.before')}
+          </button>
+        )}
+      </div>
     </section>
   );
 }

@@ -59,3 +59,34 @@ export function CardFrame(props: {
     </div>
   );
 }
+
+/**
+ * The frame's header line for cards that stay open (a question waiting for its answer, a group of forks):
+ * the same icon, title, summary and status as a tool call's, without the toggle.
+ */
+export function CardHeading(props: {
+  icon: ReactNode;
+  /** The title element (a heading with the id the card is labelled by). */
+  title: ReactNode;
+  summary?: string;
+  status?: { label: string; tone: string } | null;
+}) {
+  return (
+    <div className="tool-card-header tool-card-header--static">
+      <span className="tool-card-icon" aria-hidden="true">
+        {props.icon}
+      </span>
+      {props.title}
+      {props.summary ? (
+        <span className="tool-card-summary" title={props.summary}>
+          <MarkedText text={props.summary} />
+        </span>
+      ) : (
+        <span className="tool-card-summary" />
+      )}
+      {props.status && (
+        <span className={`tool-status tool-status--${props.status.tone}`}>{props.status.label}</span>
+      )}
+    </div>
+  );
+}

@@ -29,8 +29,16 @@ export function summarizeCall(card: Pick<ToolCardState, 'name' | 'input' | 'meta
     case 'mcp':
       // The server shows as a badge beside the tool's own name.
       return oneLine(readableArguments(input));
-    default:
+    default: {
+      // Tools with methods (Fork, Context, ToolControl…) read best as the method and its own arguments.
+      const method = inputText(input, 'method');
+      const args = inputField(input, 'arguments');
+      if (method !== null && typeof args === 'object' && args !== null) {
+        const rest = readableArguments(args);
+        return oneLine(rest ? `${method} · ${rest}` : method);
+      }
       return summarizeToolInput(name, input);
+    }
   }
 }
 

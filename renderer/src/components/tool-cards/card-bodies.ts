@@ -4,6 +4,7 @@ import type { CallKind } from './call-kind';
 
 // Bodies load when a card first opens: the conversation's first screen needs none of them.
 const GenericBody = lazy(() => import('./GenericBody').then((m) => ({ default: m.GenericBody })));
+const McpBody = lazy(() => import('./McpBody').then((m) => ({ default: m.McpBody })));
 const ShellBody = lazy(() => import('./ShellBody').then((m) => ({ default: m.ShellBody })));
 
 /** The body each kind of call shows when its card is open. */
@@ -14,7 +15,7 @@ export const CARD_BODIES: Record<CallKind, ComponentType<CallBodyProps>> = {
   write: GenericBody,
   read: GenericBody,
   list: GenericBody,
-  mcp: GenericBody,
+  mcp: McpBody,
   question: GenericBody,
   generic: GenericBody,
 };

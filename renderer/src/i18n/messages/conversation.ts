@@ -53,6 +53,7 @@ const en = {
   'tool.fullError': 'Could not load the full result: {message}',
 
   'question.title': 'The agent asks',
+  'question.waiting': 'Waiting for you',
   'question.approval.title': 'Allow {tool}?',
   'question.approval.titleNoTool': 'Allow this action?',
   'question.approval.deny': 'Deny',
@@ -137,6 +138,7 @@ export const conversationMessages: AreaMessages<keyof typeof en> = {
     'tool.fullError': '无法加载完整结果：{message}',
 
     'question.title': '智能体提问',
+    'question.waiting': '等待你的回复',
     'question.approval.title': '允许运行 {tool} 吗？',
     'question.approval.titleNoTool': '允许这个操作吗？',
     'question.approval.deny': '拒绝',

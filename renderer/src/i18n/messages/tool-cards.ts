@@ -19,6 +19,13 @@ const en = {
   'tool.shell.exitCode': 'Exit code {code}',
   'tool.shell.signal': 'Stopped by {signal}',
   'tool.shell.timedOut': 'Timed out',
+  'tool.mcp.origin': 'MCP server {server}, tool {tool}',
+  'tool.mcp.attachments': 'Images and files',
+  'tool.mcp.loading': 'Loading the images and files…',
+  'tool.mcp.loadError': 'Could not load the images and files: {message}',
+  'tool.mcp.image': 'Image {number} from the tool',
+  'tool.mcp.link': 'link',
+  'tool.mcp.download': 'Download {name}',
 };
 
 /** Every zh-CN string must exist, so a missing translation fails the type check. */
@@ -43,5 +50,12 @@ export const toolCardMessages: AreaMessages<keyof typeof en> = {
     'tool.shell.exitCode': '退出码 {code}',
     'tool.shell.signal': '被 {signal} 终止',
     'tool.shell.timedOut': '超时',
+    'tool.mcp.origin': 'MCP 服务器 {server}，工具 {tool}',
+    'tool.mcp.attachments': '图像和文件',
+    'tool.mcp.loading': '正在加载图像和文件…',
+    'tool.mcp.loadError': '无法加载图像和文件：{message}',
+    'tool.mcp.image': '工具返回的图像 {number}',
+    'tool.mcp.link': '链接',
+    'tool.mcp.download': '下载 {name}',
   },
 };
