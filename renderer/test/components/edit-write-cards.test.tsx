@@ -96,6 +96,27 @@ describe('Write card', () => {
     expect(requests.filter((url) => url.endsWith('/api/tool-calls/tc1/previous'))).toHaveLength(1);
   });
 
+  it('folds the unchanged lines of a whole-file diff until asked for them', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    const before = `${lines.join('\n')}\n`;
+    const after = before.replace('line 10\n', 'line ten\n');
+    const card = endedCard(
+      'Write',
+      { path: 'long.txt', content: after },
+      { meta: { replaced: true, previous_saved: true } },
+    );
+    openCard(card, { result: 'Overwrote long.txt: 1 line changed.', previous: before });
+    const changes = await screen.findByRole('region', { name: 'Changes' });
+    await waitFor(() => expect(unifiedLines()[0]).toBe('⋯ 6 unchanged lines\n'));
+    expect(unifiedLines()).toHaveLength(10);
+    expect(unifiedLines()).toContain('-line 10\n');
+    fireEvent.click(within(changes).getByRole('button', { name: 'Side by side' }));
+    expect(changes.querySelector('.side-diff-marker')?.textContent).toBe('⋯ 6 unchanged lines');
+    fireEvent.click(within(changes).getByRole('button', { name: 'Show unchanged lines' }));
+    expect(changes.querySelector('.side-diff-marker')).toBeNull();
+    expect(changes.querySelectorAll('.side-diff-table tbody tr')).toHaveLength(20);
+  });
+
   it('shows the new file when the old text was not kept, and says why', async () => {
     const card = endedCard(
       'Write',

@@ -1,23 +1,65 @@
 import { describe, expect, it } from 'vitest';
 import { diffLines } from '../../src/components/line-diff';
+import { collapseUnchanged } from '../../src/components/tool-cards/collapse-unchanged';
 import { parseListResult } from '../../src/components/tool-cards/list-result';
 import { parseReadResult } from '../../src/components/tool-cards/read-result';
-import { sideBySideRows } from '../../src/components/tool-cards/side-by-side-rows';
+import {
+  type SideCell,
+  type SideRow,
+  sideBySideRows,
+} from '../../src/components/tool-cards/side-by-side-rows';
+
+/** A row as text: each side as `kind:text`, or the marker across both. */
+function rowText(row: SideRow): unknown {
+  if ('marker' in row) return row.marker;
+  const side = (cell: SideCell) => cell && `${cell.kind}:${cell.text}`;
+  return [side(row.before), side(row.after)];
+}
 
 describe('sideBySideRows', () => {
   it('puts removed lines beside added ones, with empty cells where one side has more', () => {
     const rows = sideBySideRows(diffLines('a\nb\nc\nz', 'a\nB\nz\nnew'));
-    const text = rows.map(({ before, after }) => [
-      before && `${before.kind}:${before.text}`,
-      after && `${after.kind}:${after.text}`,
-    ]);
-    expect(text).toEqual([
+    expect(rows.map(rowText)).toEqual([
       ['same:a', 'same:a'],
       ['removed:b', 'added:B'],
       ['removed:c', null],
       ['same:z', 'same:z'],
       [null, 'added:new'],
     ]);
+  });
+
+  it('lays a marker across both columns', () => {
+    expect(sideBySideRows([{ kind: 'hunk', text: '⋯ 5 unchanged lines' }]).map(rowText)).toEqual([
+      '⋯ 5 unchanged lines',
+    ]);
+  });
+});
+
+describe('collapseUnchanged', () => {
+  const file = (changed: number) =>
+    Array.from({ length: 20 }, (_, i) => (i + 1 === changed ? 'CHANGED' : `line ${i + 1}`)).join('\n');
+
+  it('keeps three lines around a change and folds the rest', () => {
+    const lines = collapseUnchanged(diffLines(file(0), file(10)));
+    expect(
+      lines.map((line) => (line.kind === 'skipped' ? `skip ${line.count}` : `${line.kind} ${line.text}`)),
+    ).toEqual([
+      'skip 6',
+      'same line 7',
+      'same line 8',
+      'same line 9',
+      'removed line 10',
+      'added CHANGED',
+      'same line 11',
+      'same line 12',
+      'same line 13',
+      'skip 7',
+    ]);
+  });
+
+  it('folds nothing that would hide fewer than two lines', () => {
+    const lines = diffLines('a\nb\nc\nd\ne\nf\ng\nh\ni', 'A\nb\nc\nd\ne\nf\ng\nh\nI');
+    expect(collapseUnchanged(lines)).toEqual(lines);
   });
 });
 

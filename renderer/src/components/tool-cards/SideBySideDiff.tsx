@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import { useT } from '../../i18n/i18n';
-import type { DiffLine } from '../line-diff';
+import type { DiffViewLine } from '../DiffView';
 import { MarkedText } from '../MarkedText';
 import { type SideCell, sideBySideRows } from './side-by-side-rows';
 
@@ -25,7 +25,7 @@ function Cell({ cell }: { cell: SideCell }) {
  * A diff as two columns, the old text beside the new: changed lines face each other, kept ones line up.
  * The signs and the del/ins elements carry the meaning without colour. Scrolls in its box.
  */
-export const SideBySideDiff = memo(function SideBySideDiff({ lines }: { lines: DiffLine[] }) {
+export const SideBySideDiff = memo(function SideBySideDiff({ lines }: { lines: DiffViewLine[] }) {
   const t = useT();
   const rows = useMemo(() => sideBySideRows(lines), [lines]);
   return (
@@ -42,8 +42,16 @@ export const SideBySideDiff = memo(function SideBySideDiff({ lines }: { lines: D
           {rows.map((row, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: rows are recomputed whole and never reorder
             <tr key={i}>
-              <Cell cell={row.before} />
-              <Cell cell={row.after} />
+              {'marker' in row ? (
+                <td colSpan={2} className="side-diff-marker">
+                  {row.marker}
+                </td>
+              ) : (
+                <>
+                  <Cell cell={row.before} />
+                  <Cell cell={row.after} />
+                </>
+              )}
             </tr>
           ))}
         </tbody>
