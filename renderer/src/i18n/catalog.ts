@@ -4,6 +4,7 @@ import { changesMessages } from './messages/changes';
 import { codeModeMessages } from './messages/code-mode';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
+import { fileCardMessages } from './messages/file-cards';
 import { forkMessages } from './messages/forks';
 import { kernelMessages } from './messages/kernels';
 import { mcpMessages } from './messages/mcp';
@@ -36,6 +37,7 @@ const areas = [
   sessionMessages,
   changesMessages,
   toolCardMessages,
+  fileCardMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

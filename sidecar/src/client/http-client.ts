@@ -193,6 +193,8 @@ export class CairnClient {
       .events;
 
   toolCall = (id: string) => this.request('GET', `/api/tool-calls/${enc(id)}`, ToolCallWithResult);
+  /** The text a Write call replaced (saved when it overwrote a text file); `not_found` when none was kept. */
+  previousContent = (toolCallId: string) => this.text(`/api/tool-calls/${enc(toolCallId)}/previous`);
   /** The session's background tasks (running first, then the newest ended) and its loaded tools. */
   toolRuntime = (sessionId: string) =>
     this.request('GET', `/api/sessions/${enc(sessionId)}/tool-runtime`, ToolRuntimeInfo);

@@ -6,15 +6,19 @@ import type { CallKind } from './call-kind';
 const GenericBody = lazy(() => import('./GenericBody').then((m) => ({ default: m.GenericBody })));
 const McpBody = lazy(() => import('./McpBody').then((m) => ({ default: m.McpBody })));
 const ShellBody = lazy(() => import('./ShellBody').then((m) => ({ default: m.ShellBody })));
+const EditBody = lazy(() => import('./EditBody').then((m) => ({ default: m.EditBody })));
+const WriteBody = lazy(() => import('./WriteBody').then((m) => ({ default: m.WriteBody })));
+const ReadBody = lazy(() => import('./ReadBody').then((m) => ({ default: m.ReadBody })));
+const ListBody = lazy(() => import('./ListBody').then((m) => ({ default: m.ListBody })));
 
 /** The body each kind of call shows when its card is open. */
 export const CARD_BODIES: Record<CallKind, ComponentType<CallBodyProps>> = {
   shell: ShellBody,
   code: GenericBody,
-  edit: GenericBody,
-  write: GenericBody,
-  read: GenericBody,
-  list: GenericBody,
+  edit: EditBody,
+  write: WriteBody,
+  read: ReadBody,
+  list: ListBody,
   mcp: McpBody,
   question: GenericBody,
   generic: GenericBody,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { notFound } from '../../errors';
 import type { ToolCallWithResult } from '../../protocol';
 import type { Store } from '../../store/store';
+import { PREVIOUS_CONTENT_FILE } from '../../tools/builtin/write-previous';
 import { MCP_RESULT_FILE } from '../../tools/mcp-tool';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
 
@@ -23,5 +24,16 @@ export class ToolCallService {
     const file = path.join(this.deps.files.folderOf(call), MCP_RESULT_FILE);
     if (!fs.existsSync(file)) throw notFound('MCP result of tool call', id);
     return { name: MCP_RESULT_FILE, open: () => fs.createReadStream(file) };
+  }
+
+  /** The text a Write call replaced, kept beside its result; not found when it replaced nothing or kept none. */
+  previousContent(id: string): string {
+    const call = this.deps.store.toolCalls.get(id);
+    if (!call) throw notFound('Tool call', id);
+    try {
+      return fs.readFileSync(path.join(this.deps.files.folderOf(call), PREVIOUS_CONTENT_FILE), 'utf8');
+    } catch {
+      throw notFound('Previous content of tool call', id);
+    }
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assertRegularFile, displayPath, requireProjectRoot, resolveInside } from '../path-guard';
 import { defineTool } from '../tool';
+import { readReplacedText, savePreviousContent } from './write-previous';
 
 const inputSchema = z.object({
   path: z.string().min(1).describe('The file to write: relative to the project folder, or absolute.'),
@@ -21,14 +22,17 @@ export const writeTool = defineTool({
     const root = requireProjectRoot(ctx);
     const file = await resolveInside(root, input.path);
     const existing = await assertRegularFile(file, { allowMissing: true, label: input.path });
+    const previous = existing ? await readReplacedText(file, existing.size) : null;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, input.content, 'utf8');
     const bytes = Buffer.byteLength(input.content, 'utf8');
     const lines = countLines(input.content);
     const verb = existing ? 'Overwrote' : 'Created';
-    return {
-      content: `${verb} ${displayPath(root, file)}: ${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}.`,
-    };
+    const content = `${verb} ${displayPath(root, file)}: ${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}.`;
+    if (!existing) return { content };
+    // The card shows what changed; the model's text stays as it was.
+    const saved = previous !== null && savePreviousContent(ctx.sessionResultsDir, ctx.toolCallId, previous);
+    return { content, meta: { replaced: true, previous_saved: saved } };
   },
 });
 
