@@ -184,11 +184,15 @@ describe('ToolCard', () => {
     const [head, tail] = [...container.querySelectorAll('[aria-label="Output"] .tool-card-pre')].map(
       (pre) => pre.textContent ?? '',
     );
-    expect(head!.split('\n')).toHaveLength(40);
+    expect(head!.split('\n')).toHaveLength(20);
     expect(head!.startsWith('line 1\n')).toBe(true);
-    expect(tail!.split('\n')).toHaveLength(40);
+    expect(tail!.split('\n')).toHaveLength(20);
+    expect(tail!.startsWith('line 231\n')).toBe(true);
     expect(tail!.endsWith('line 250')).toBe(true);
-    expect(container.textContent).not.toContain('line 41\n');
+    expect(container.textContent).not.toContain('line 21\n');
+    expect(screen.getByRole('button', { name: 'Show all 250 lines' }).textContent).toBe(
+      'Show all (210 more lines)',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Show all 250 lines' }));
     const all = container.querySelector('.tool-card-pre--full')?.textContent ?? '';
     expect(all).toBe(preview);

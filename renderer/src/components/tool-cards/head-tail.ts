@@ -1,6 +1,6 @@
 /** How many lines of a long output a card shows from its start and from its end. */
-export const HEAD_LINES = 40;
-export const TAIL_LINES = 40;
+export const HEAD_LINES = 20;
+export const TAIL_LINES = 20;
 /** Characters kept of each part, so one huge line cannot freeze the card. */
 const PART_MAX_CHARS = 20_000;
 
