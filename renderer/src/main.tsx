@@ -15,6 +15,7 @@ import './styles/forks.css';
 import './styles/sessions.css';
 import './styles/changes.css';
 import './styles/tool-cards.css';
+import './styles/code-card.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { backendMessages } from './messages/backend';
 import { backgroundMessages } from './messages/background';
 import { changesMessages } from './messages/changes';
+import { codeCardMessages } from './messages/code-card';
 import { codeModeMessages } from './messages/code-mode';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
@@ -36,6 +37,7 @@ const areas = [
   sessionMessages,
   changesMessages,
   toolCardMessages,
+  codeCardMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {
