@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';
 import { ToolCard } from '../../src/components/ToolCard';
 import { failingExcerpt } from '../../src/components/tool-cards/CodeError';
@@ -104,6 +104,11 @@ function openCard(card: ToolCardState, client: CairnClient, locale: Locale = 'en
   fireEvent.click(screen.getAllByRole('button')[0]!);
   return view;
 }
+
+// The card's body loads lazily; loaded once here, so no test waits on the first import's time.
+beforeAll(async () => {
+  await import('../../src/components/tool-cards/CodeBody');
+});
 
 afterEach(cleanup);
 

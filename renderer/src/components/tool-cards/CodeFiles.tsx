@@ -4,7 +4,7 @@ import { useI18n, useT } from '../../i18n/i18n';
 import { downloadBlob } from '../download-blob';
 import { type CodeFile, downloadName, fileView } from './code-result';
 import { htmlOutputSrcdoc } from './html-srcdoc';
-import { useArtifact } from './use-artifact';
+import { type ArtifactState, useArtifact } from './use-artifact';
 import { errorMessage } from './use-call-result';
 
 const toObjectUrl = (blob: Blob) => URL.createObjectURL(blob);
@@ -18,16 +18,20 @@ const toText = (blob: Blob) => blob.text();
 function CodeImage({ client, file }: { client: CairnClient; file: CodeFile }) {
   const t = useT();
   const image = useArtifact(client, file.id ?? '', toObjectUrl, revokeObjectUrl);
-  if (image.state === 'error') {
-    return (
-      <p className="tool-card-error" role="alert">
-        {t('tool.code.imageFailed', { message: image.message })}
-      </p>
-    );
-  }
-  if (image.state === 'loading') return <div className="code-card-placeholder" aria-busy="true" />;
+  if (image.state !== 'loaded') return <NotYet artifact={image} failed="tool.code.imageFailed" />;
   return (
     <img className="code-card-image" src={image.value} alt={t('tool.code.image', { type: file.mime })} />
+  );
+}
+
+/** An output still loading (a quiet placeholder), or what went wrong loading it. */
+function NotYet({ artifact, failed }: { artifact: ArtifactState<unknown>; failed: string }) {
+  const t = useT();
+  if (artifact.state !== 'error') return <div className="code-card-placeholder" aria-busy="true" />;
+  return (
+    <p className="tool-card-error" role="alert">
+      {t(failed, { message: artifact.message })}
+    </p>
   );
 }
 
@@ -39,14 +43,7 @@ function CodeImage({ client, file }: { client: CairnClient; file: CodeFile }) {
 function CodeHtml({ client, file }: { client: CairnClient; file: CodeFile }) {
   const t = useT();
   const html = useArtifact(client, file.id ?? '', toText);
-  if (html.state === 'error') {
-    return (
-      <p className="tool-card-error" role="alert">
-        {t('tool.code.htmlFailed', { message: html.message })}
-      </p>
-    );
-  }
-  if (html.state === 'loading') return <div className="code-card-placeholder" aria-busy="true" />;
+  if (html.state !== 'loaded') return <NotYet artifact={html} failed="tool.code.htmlFailed" />;
   return (
     <iframe
       className="code-card-html"
