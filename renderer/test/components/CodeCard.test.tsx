@@ -253,6 +253,13 @@ describe('the execute_code card', () => {
     expect(container.querySelector('.code-card-error')).toBeNull();
   });
 
+  it('shows the preview as text when an ended call has no whole result to load', async () => {
+    const { client, urls } = fakeClient('');
+    openCard(codeCard({ toolCallId: null, preview: 'interrupted before it ran' }), client);
+    expect(await screen.findByText('interrupted before it ran')).toBeTruthy();
+    expect(urls).toEqual([]);
+  });
+
   it('shows the code and the live output while the cell runs, and fetches nothing', () => {
     const { client, urls } = fakeClient('');
     const { container } = openCard(

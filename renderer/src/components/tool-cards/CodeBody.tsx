@@ -23,7 +23,9 @@ export function CodeBody(props: CallBodyProps) {
   const code = inputText(card.input, 'code') ?? '';
   const text = resultText(card, result);
   const parsed = useMemo(() => (finished ? parseCodeResult(text) : null), [finished, text]);
-  const waiting = finished && !parsed && (result.state === 'idle' || result.state === 'loading');
+  // The whole result is on its way (an id to load it by); until then the code shows, and a quiet line.
+  const coming = result.state === 'loading' || (result.state === 'idle' && card.toolCallId !== null);
+  const waiting = finished && !parsed && coming;
   // A result of another shape (an old call, a cut preview with no whole result to load): shown as text.
   if (finished && !parsed && !waiting) return <GenericBody {...props} />;
 
