@@ -65,9 +65,18 @@ export function decideRedirect(url: string): NavigationDecision {
   return { allow: isAppUrl(url), openExternal: null };
 }
 
-/** A navigation inside a subframe: the app has no frames of its own (CSP frame-src 'none'), so nothing leaves it. */
+/**
+ * A navigation inside a subframe: the app loads no page into frames (CSP frame-src 'none'), so nothing
+ * leaves it. Its one kind of frame is a code cell's HTML output, given as text (`about:srcdoc`, with an
+ * anchor at most) in a frame sandboxed without scripts whose policy loads nothing: that may render.
+ */
 export function decideSubframeNavigation(url: string): NavigationDecision {
-  return { allow: isAppUrl(url), openExternal: null };
+  return { allow: isAppUrl(url) || isSrcdoc(url), openExternal: null };
+}
+
+/** The srcdoc document itself, or a place in it (a link to an anchor of the output). */
+function isSrcdoc(url: string): boolean {
+  return url === 'about:srcdoc' || (typeof url === 'string' && url.startsWith('about:srcdoc#'));
 }
 
 /** `window.open` or a `target=_blank` link: never a second app window; web links go to the browser. */

@@ -79,6 +79,21 @@ describe('navigation policy', () => {
     expect(decideSubframeNavigation(url)).toEqual({ allow: app, openExternal: null });
   });
 
+  it("lets a subframe show its own srcdoc (a code cell's sandboxed HTML output), nothing like it", () => {
+    expect(decideSubframeNavigation('about:srcdoc')).toEqual({ allow: true, openExternal: null });
+    expect(decideSubframeNavigation('about:srcdoc#total').allow).toBe(true);
+    for (const url of [
+      'about:srcdoc?x',
+      'about:srcdocx',
+      'ABOUT:SRCDOC',
+      'about:blank',
+      'https://a.example/#about:srcdoc',
+    ]) {
+      expect(decideSubframeNavigation(url).allow).toBe(false);
+    }
+    expect(decideNavigation('about:srcdoc').allow).toBe(false);
+  });
+
   it('does not throw on values that are not strings', () => {
     expect(isAppUrl(undefined as unknown as string)).toBe(false);
     expect(externalUrlToOpen(null as unknown as string)).toBeNull();

@@ -16,6 +16,7 @@ import './styles/sessions.css';
 import './styles/changes.css';
 import './styles/tool-cards.css';
 import './styles/file-cards.css';
+import './styles/code-card.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

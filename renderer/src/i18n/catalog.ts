@@ -1,6 +1,7 @@
 import { backendMessages } from './messages/backend';
 import { backgroundMessages } from './messages/background';
 import { changesMessages } from './messages/changes';
+import { codeCardMessages } from './messages/code-card';
 import { codeModeMessages } from './messages/code-mode';
 import { contextMessages } from './messages/context';
 import { conversationMessages } from './messages/conversation';
@@ -38,6 +39,7 @@ const areas = [
   changesMessages,
   toolCardMessages,
   fileCardMessages,
+  codeCardMessages,
 ];
 
 export const CATALOG: Record<Locale, Record<string, string>> = {

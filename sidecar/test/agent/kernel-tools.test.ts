@@ -292,7 +292,10 @@ describe('the agent with Python kernels', () => {
       );
       const turn = await h.startTurn(sessionId, 'plot squares');
       expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
-      const result = toolResultJson(h, 1) as { success: boolean; files: { path: string; mime: string }[] };
+      const result = toolResultJson(h, 1) as {
+        success: boolean;
+        files: { id: string; path: string; mime: string }[];
+      };
       expect(result.success).toBe(true);
       const pngs = result.files.filter((f) => f.mime === 'image/png');
       expect(pngs).toHaveLength(1);
@@ -305,6 +308,8 @@ describe('the agent with Python kernels', () => {
       expect(display.turn_id).toBe(turn.id);
       expect(JSON.stringify(display)).not.toContain(pngs[0]!.path);
       const artifact = display.artifacts.find((a) => a.mime === 'image/png')!;
+      // The tool's result names the same file by that id too, so its card can fetch it.
+      expect(pngs[0]!.id).toBe(artifact.id);
       const res = await fetch(`${h.server.url}/api/artifacts/${artifact.id}`, {
         headers: { authorization: `Bearer ${h.server.token}` },
       });

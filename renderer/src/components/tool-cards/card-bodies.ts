@@ -5,6 +5,7 @@ import type { CallKind } from './call-kind';
 // Bodies load when a card first opens: the conversation's first screen needs none of them.
 const GenericBody = lazy(() => import('./GenericBody').then((m) => ({ default: m.GenericBody })));
 const McpBody = lazy(() => import('./McpBody').then((m) => ({ default: m.McpBody })));
+const CodeBody = lazy(() => import('./CodeBody').then((m) => ({ default: m.CodeBody })));
 const ShellBody = lazy(() => import('./ShellBody').then((m) => ({ default: m.ShellBody })));
 const EditBody = lazy(() => import('./EditBody').then((m) => ({ default: m.EditBody })));
 const WriteBody = lazy(() => import('./WriteBody').then((m) => ({ default: m.WriteBody })));
@@ -14,7 +15,7 @@ const ListBody = lazy(() => import('./ListBody').then((m) => ({ default: m.ListB
 /** The body each kind of call shows when its card is open. */
 export const CARD_BODIES: Record<CallKind, ComponentType<CallBodyProps>> = {
   shell: ShellBody,
-  code: GenericBody,
+  code: CodeBody,
   edit: EditBody,
   write: WriteBody,
   read: ReadBody,

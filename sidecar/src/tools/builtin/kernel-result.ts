@@ -12,10 +12,11 @@ const LIMITS = { stdout: 6_000, stderr: 3_000, returnValue: 2_000, display: 1_00
 
 /** The model-facing result of execute_code: one JSON object with the field names. */
 export function executionToolResult(result: ExecutionResult, ctx: ToolContext): ToolResult {
+  // The id lets a client fetch the file (GET /api/artifacts/:id); the path is what the model can read.
   const files = [
     ...result.displays.flatMap((d) => d.artifacts),
     ...(result.returnValue?.artifacts ?? []),
-  ].map((a) => ({ path: a.path, mime: a.mime, bytes: a.bytes }));
+  ].map((a) => ({ id: a.id, path: a.path, mime: a.mime, bytes: a.bytes }));
   const displays = result.displays.flatMap((d) => (d.text ? [clip(d.text, LIMITS.display)] : []));
   const error = result.error;
   const body: Record<string, unknown> = {
