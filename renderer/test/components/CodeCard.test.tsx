@@ -10,6 +10,7 @@ import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
+import '../support/lazy-bodies';
 
 const CODE = '# plot squares\nxs = [1, 2, 3]\nys = [x * x for x in xs]\nprint(ys[5])\nys';
 

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { setDiffLayout } from '../../src/components/tool-cards/diff-layout';
 import { endedCard, openCard } from '../support/file-cards';
+import '../support/lazy-bodies';
 
 afterEach(() => {
   cleanup();

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endedCard, openCard, stubClipboard } from '../support/file-cards';
+import '../support/lazy-bodies';
 
 afterEach(cleanup);
 

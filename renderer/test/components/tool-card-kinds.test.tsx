@@ -11,6 +11,7 @@ import { CATALOG, type Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
+import '../support/lazy-bodies';
 
 const PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
