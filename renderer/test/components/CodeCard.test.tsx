@@ -11,6 +11,7 @@ import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
 import '../support/lazy-bodies';
+import { storedToolCall } from '../support/tool-calls';
 
 const CODE = '# plot squares\nxs = [1, 2, 3]\nys = [x * x for x in xs]\nprint(ys[5])\nys';
 
@@ -46,22 +47,13 @@ const FAILED = codeResult({
 });
 
 function storedCall(result: string) {
-  return {
+  const stored = storedToolCall({
     id: 'tc1',
-    session_id: 's1',
-    turn_id: 't1',
-    tool_use_id: 'tu1',
     name: 'execute_code',
     input: { code: CODE },
     status: 'completed',
-    is_error: false,
-    preview: result.slice(0, 20),
-    result_file: null,
-    started_at: '2025-01-01T00:00:00.000Z',
-    finished_at: '2025-01-01T00:00:01.000Z',
-    duration_ms: 1000,
-    result,
-  };
+  });
+  return { ...stored, preview: result.slice(0, 20), result };
 }
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -11,6 +11,7 @@ import { CATALOG, type Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
+import { storedToolCall } from '../support/tool-calls';
 import '../support/lazy-bodies';
 
 const PIXEL =
@@ -27,22 +28,8 @@ function card(name: string, input: unknown, patch: Partial<ToolCardState> = {}):
 }
 
 function storedCall(name: string, input: unknown, result: string, isError = false) {
-  return {
-    id: 'tc1',
-    session_id: 's1',
-    turn_id: 't1',
-    tool_use_id: 'tu1',
-    name,
-    input,
-    status: isError ? 'failed' : 'completed',
-    is_error: isError,
-    preview: result.slice(0, 20),
-    result_file: null,
-    started_at: '2025-01-01T00:00:00.000Z',
-    finished_at: '2025-01-01T00:00:01.000Z',
-    duration_ms: 1000,
-    result,
-  };
+  const status = isError ? 'failed' : 'completed';
+  return { ...storedToolCall({ id: 'tc1', name, input, status, is_error: isError }), result };
 }
 
 function clientFor(routes: Record<string, () => Response>) {
