@@ -6,6 +6,7 @@ import { CardFrame } from './tool-cards/CardFrame';
 import { callKind, mcpNames } from './tool-cards/call-kind';
 import { callTitle, summarizeCall } from './tool-cards/call-summary';
 import { CARD_BODIES } from './tool-cards/card-bodies';
+import { ShellLine } from './tool-cards/ShellLine';
 import { useCallResult } from './tool-cards/use-call-result';
 import { isFinished, STATUS_KEYS, toolGlyph } from './tool-labels';
 import { useDurationFormat, useNow } from './use-elapsed';
@@ -68,6 +69,7 @@ export const ToolCard = memo(function ToolCard({
       icon={toolGlyph(card.name)}
       title={callTitle(card.name)}
       summary={summary}
+      summaryView={callKind(card.name) === 'shell' ? <ShellLine line={summary} /> : undefined}
       badges={
         <>
           {server !== null && <span className="tool-card-badge tool-card-badge--server">{server}</span>}

@@ -7,6 +7,7 @@ import { callKind, mcpNames } from '../../src/components/tool-cards/call-kind';
 import { codePurpose, summarizeCall } from '../../src/components/tool-cards/call-summary';
 import { headAndTail } from '../../src/components/tool-cards/head-tail';
 import { parseMcpResultFile, withoutSavedNote } from '../../src/components/tool-cards/mcp-attachments';
+import { shellPieces } from '../../src/components/tool-cards/ShellLine';
 import { CATALOG, type Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
@@ -235,5 +236,30 @@ describe('Bash card', () => {
     const labels = [...container.querySelectorAll('.tool-card-label')].map((h) => h.textContent);
     expect(labels).toEqual(['Error', 'Command']);
     expect(container.querySelector('.tool-card-facts')?.textContent).toBe('Exit code 1 · 2.3 s');
+  });
+});
+
+describe('a command in the collapsed line', () => {
+  it('tells programs, flags, strings and operators apart', () => {
+    const pieces = shellPieces(`FOO=1 npm test -- --watch && echo 'it passed' | tee "out log"`);
+    const of = (kind: string) => pieces.filter((p) => p.kind === kind).map((p) => p.text);
+    expect(of('program')).toEqual(['npm', 'echo', 'tee']);
+    expect(of('flag')).toEqual(['--', '--watch']);
+    expect(of('string')).toEqual([`'it passed'`, '"out log"']);
+    expect(of('operator')).toEqual(['&&', '|']);
+    expect(pieces.map((p) => p.text).join('')).toBe(
+      `FOO=1 npm test -- --watch && echo 'it passed' | tee "out log"`,
+    );
+  });
+
+  it('colours the command in a Bash card’s header, keeping its text whole', () => {
+    const { container } = render(
+      <I18nProvider locale="en">
+        <ToolCard card={card('Bash', { command: 'git status && ls -la' })} client={clientFor({}).client} />
+      </I18nProvider>,
+    );
+    const summary = container.querySelector('.tool-card-summary')!;
+    expect(summary.textContent).toBe('git status && ls -la');
+    expect([...summary.querySelectorAll('.shell-program')].map((e) => e.textContent)).toEqual(['git', 'ls']);
   });
 });

@@ -12,6 +12,8 @@ export function CardFrame(props: {
   title: ReactNode;
   /** The human one-liner; shown with hidden characters marked. */
   summary: string;
+  /** The summary drawn another way (a command with its parts coloured); `summary` stays its title. */
+  summaryView?: ReactNode;
   /** Badges before the status (background, server…). */
   badges?: ReactNode;
   status?: { label: string; tone: string } | null;
@@ -43,7 +45,7 @@ export function CardFrame(props: {
         </span>
         <span className="tool-card-name">{props.title}</span>
         <span className="tool-card-summary" title={props.summary}>
-          <MarkedText text={props.summary} />
+          {props.summaryView ?? <MarkedText text={props.summary} />}
         </span>
         {props.badges}
         {props.status && (
