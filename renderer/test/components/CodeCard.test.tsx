@@ -175,9 +175,10 @@ describe('the execute_code card', () => {
     await waitFor(() => expect(container.querySelectorAll('img.code-card-image')).toHaveLength(2));
     expect(urls).toContain('http://x/api/artifacts/art_png1');
     expect(urls).toContain('http://x/api/artifacts/art_svg1');
-    for (const img of container.querySelectorAll('img.code-card-image')) {
-      expect(img.getAttribute('src')?.startsWith('blob:')).toBe(true);
-    }
+    // A raster image from memory; an SVG as a data: URL, which opens with an origin of its own.
+    const srcs = [...container.querySelectorAll('img.code-card-image')].map((img) => img.getAttribute('src'));
+    expect(srcs[0]?.startsWith('blob:')).toBe(true);
+    expect(srcs[1]?.startsWith('data:image/svg+xml;base64,')).toBe(true);
     expect(container.querySelector('svg script')).toBeNull();
     expect(screen.getByRole('img', { name: 'Image from the code (image/png)' })).toBeTruthy();
     expect(container.querySelector('[data-stream="value"]')?.textContent).toContain('42');

@@ -263,3 +263,13 @@ describe('a command in the collapsed line', () => {
     expect([...summary.querySelectorAll('.shell-program')].map((e) => e.textContent)).toEqual(['git', 'ls']);
   });
 });
+
+describe('reading an MCP result', () => {
+  it('finds the note in one pass over a result of many lines', () => {
+    const lines = '\n'.repeat(200_000);
+    expect(withoutSavedNote(`${lines}x`)).toEqual({ text: `${lines}x`, saved: false });
+    const note =
+      '[1 non-text item (image image/png) saved to mcp_result.json; the user can open it in Cairn.]';
+    expect(withoutSavedNote(`${lines}text\n\n${note}\n`)).toEqual({ text: `${lines}text`, saved: true });
+  });
+});

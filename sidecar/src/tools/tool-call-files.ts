@@ -20,6 +20,15 @@ export class ToolCallFiles {
     return path.join(this.sessionDir(sessionId), 'tool-calls');
   }
 
+  /**
+   * Where a Write keeps the text it replaced: beside the session's results, never inside them, since the
+   * results folder is writable from a project's sandbox and the sidecar must not write or read through
+   * links planted there.
+   */
+  replacedTextDir(sessionId: string): string {
+    return path.join(this.sessionDir(sessionId), 'replaced-text');
+  }
+
   callDir(sessionId: string, toolCallId: string): string {
     return path.join(this.sessionResultsDir(sessionId), toolCallId);
   }

@@ -32,6 +32,11 @@ export interface ToolContext {
   /** This call's own folder (status.json, result.txt, its output pieces). */
   callDir: string;
   /**
+   * Where Write keeps the text it replaced, for its card's diff: a folder of the session that no process
+   * the call starts can reach (absent: nothing is kept).
+   */
+  replacedTextDir?: string;
+  /**
    * Aborted when the call is cancelled (its turn's cancel for a waited call, ToolControl cancel, its
    * parent script's end): stop work and kill every process started.
    */

@@ -39,8 +39,12 @@ describe('the text a Write replaced', () => {
     // The model's text is what it always was.
     expect(stored.result).toBe('Overwrote notes.md: 14 bytes, 2 lines.');
     expect(await client.previousContent(call.id)).toBe('old line\nkept\n');
-    const saved = path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', call.id, 'previous');
+    // Kept outside the results folder a sandboxed process may write to, and owner-only.
+    const saved = path.join(h.dataDir, 'sessions', sessionId, 'replaced-text', `${call.id}.txt`);
     if (process.platform !== 'win32') expect(fs.statSync(saved).mode & 0o077).toBe(0);
+    expect(fs.readdirSync(path.join(h.dataDir, 'sessions', sessionId, 'tool-calls', call.id))).not.toContain(
+      'previous',
+    );
   });
 
   it('a created file has no previous text: 404 not_found', async () => {

@@ -7,17 +7,36 @@ import { htmlOutputSrcdoc } from './html-srcdoc';
 import { type ArtifactState, useArtifact } from './use-artifact';
 import { errorMessage } from './use-call-result';
 
-const toObjectUrl = (blob: Blob) => URL.createObjectURL(blob);
-const revokeObjectUrl = (url: string) => URL.revokeObjectURL(url);
+/** Raster images shown from memory through an object URL, typed by us (never by what the server said). */
+const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/**
+ * An image's URL: a raster image as an object URL of the type we allow; an SVG as a `data:` URL. An SVG
+ * object URL would be same-origin with the app, so opening it as a page ("Open image in new tab") would run
+ * its scripts there; a `data:` document has an opaque origin of its own.
+ */
+export async function imageUrl(blob: Blob, mime: string): Promise<string> {
+  const type = mime.toLowerCase();
+  if (RASTER.has(type)) return URL.createObjectURL(new Blob([blob], { type }));
+  if (type !== 'image/svg+xml') throw new Error(`${mime} is not an image shown inline`);
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:image/svg+xml;base64,${btoa(binary)}`;
+}
+const releaseUrl = (url: string) => {
+  if (url.startsWith('blob:')) URL.revokeObjectURL(url);
+};
 const toText = (blob: Blob) => blob.text();
 
 /**
- * An image the code made, from memory through an object URL. An SVG goes through <img> too, never into the
- * page's DOM: as an image it runs no script and loads nothing.
+ * An image the code made, from memory. An SVG goes through <img> too, never into the page's DOM: as an
+ * image it runs no script and loads nothing.
  */
 function CodeImage({ client, file }: { client: CairnClient; file: CodeFile }) {
   const t = useT();
-  const image = useArtifact(client, file.id ?? '', toObjectUrl, revokeObjectUrl);
+  const image = useArtifact(client, file.id ?? '', (blob) => imageUrl(blob, file.mime), releaseUrl);
   if (image.state !== 'loaded') return <NotYet artifact={image} failed="tool.code.imageFailed" />;
   return (
     <img className="code-card-image" src={image.value} alt={t('tool.code.image', { type: file.mime })} />

@@ -102,10 +102,15 @@ export function attachmentFileName(attachment: McpAttachment, index: number): st
   return `${attachment.type}-${index + 1}.${ext}`;
 }
 
-const SAVED_NOTE = /\n*\[\d+ non-text items? \([^\n]*\) saved to mcp_result\.json;[^\n]*\]\s*$/;
+const SAVED_NOTE = /^\[\d+ non-text items? \([^\n]*\) saved to mcp_result\.json;[^\n]*\]$/;
 
-/** The model's text without Cairn's note about saved items (the card shows the items themselves). */
+/**
+ * The model's text without Cairn's note about saved items (the card shows the items themselves). Only the
+ * last line is looked at, so a result of any length costs one short match.
+ */
 export function withoutSavedNote(text: string): { text: string; saved: boolean } {
-  const match = SAVED_NOTE.exec(text);
-  return match ? { text: text.slice(0, match.index), saved: true } : { text, saved: false };
+  const trimmed = text.trimEnd();
+  const start = trimmed.lastIndexOf('\n') + 1;
+  if (!SAVED_NOTE.test(trimmed.slice(start))) return { text, saved: false };
+  return { text: trimmed.slice(0, start).trimEnd(), saved: true };
 }

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { notFound } from '../../errors';
 import type { ToolCallWithResult } from '../../protocol';
 import type { Store } from '../../store/store';
-import { PREVIOUS_CONTENT_FILE } from '../../tools/builtin/write-previous';
+import { PREVIOUS_MAX_BYTES, replacedTextFile } from '../../tools/builtin/write-previous';
 import { MCP_RESULT_FILE } from '../../tools/mcp-tool';
+import { readRegularFile } from '../../tools/regular-file';
 import type { ToolCallFiles } from '../../tools/tool-call-files';
 
 /** A tool call as the API shows it: its record with the full result, and an MCP call's saved content. */
@@ -26,14 +27,16 @@ export class ToolCallService {
     return { name: MCP_RESULT_FILE, open: () => fs.createReadStream(file) };
   }
 
-  /** The text a Write call replaced, kept beside its result; not found when it replaced nothing or kept none. */
-  previousContent(id: string): string {
+  /**
+   * The text a Write call replaced, for its card's diff; not found when it replaced nothing or kept none.
+   * Only a regular file of the size Write keeps is read: nothing is followed, waited on or read whole.
+   */
+  async previousContent(id: string): Promise<string> {
     const call = this.deps.store.toolCalls.get(id);
     if (!call) throw notFound('Tool call', id);
-    try {
-      return fs.readFileSync(path.join(this.deps.files.folderOf(call), PREVIOUS_CONTENT_FILE), 'utf8');
-    } catch {
-      throw notFound('Previous content of tool call', id);
-    }
+    const file = replacedTextFile(this.deps.files.replacedTextDir(call.session_id), call.id);
+    const bytes = await readRegularFile(file, { maxBytes: PREVIOUS_MAX_BYTES });
+    if (bytes === null) throw notFound('Previous content of tool call', id);
+    return bytes.toString('utf8');
   }
 }

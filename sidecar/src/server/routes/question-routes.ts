@@ -30,7 +30,7 @@ export function registerQuestionRoutes(app: FastifyInstance, ctx: ServerContext)
 
   /** The text a Write call replaced (plain text), for its card's diff. */
   app.get<IdParams>('/api/tool-calls/:id/previous', async (req, reply) => {
-    const text = toolCalls.previousContent(req.params.id);
+    const text = await toolCalls.previousContent(req.params.id);
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'private, no-store').send(text);
   });
 }

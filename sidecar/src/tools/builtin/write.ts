@@ -22,7 +22,7 @@ export const writeTool = defineTool({
     const root = requireProjectRoot(ctx);
     const file = await resolveInside(root, input.path);
     const existing = await assertRegularFile(file, { allowMissing: true, label: input.path });
-    const previous = existing ? await readReplacedText(file, existing.size) : null;
+    const previous = existing ? await readReplacedText(file, root) : null;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, input.content, 'utf8');
     const bytes = Buffer.byteLength(input.content, 'utf8');
@@ -31,7 +31,7 @@ export const writeTool = defineTool({
     const content = `${verb} ${displayPath(root, file)}: ${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}.`;
     if (!existing) return { content };
     // The card shows what changed; the model's text stays as it was.
-    const saved = previous !== null && savePreviousContent(ctx.sessionResultsDir, ctx.toolCallId, previous);
+    const saved = previous !== null && savePreviousContent(ctx.replacedTextDir, ctx.toolCallId, previous);
     return { content, meta: { replaced: true, previous_saved: saved } };
   },
 });

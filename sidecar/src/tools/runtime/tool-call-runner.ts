@@ -278,6 +278,7 @@ export class ToolCallRunner {
         sessionResultsDir: files.sessionResultsDir(request.sessionId),
         inheritedResultsDirs: this.inheritedResultsDirs(request.sessionId),
         callDir,
+        replacedTextDir: files.replacedTextDir(request.sessionId),
         signal,
         background: plan.background,
         scriptAccess,
@@ -358,7 +359,7 @@ export class ToolCallRunner {
       duration_ms: Math.round(durationMs),
       preview: ended.content.slice(0, EVENT_PREVIEW_CHARS),
       exit_code: ended.exitCode,
-      meta,
+      meta: metaForEvent(meta),
     });
     try {
       this.deps.onEnded?.(finished);
@@ -402,4 +403,12 @@ export class ToolCallRunner {
 }
 
 const PREVIEW_CHARS = 2000;
+/** A call's meta goes into its tool.finished event only this small: loaded tools choose their own meta. */
+const EVENT_META_MAX_CHARS = 2000;
+
+/** The meta a tool.finished event carries: the call's own when small, else none (the stored call has it). */
+export function metaForEvent(meta: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (meta === null) return null;
+  return JSON.stringify(meta).length <= EVENT_META_MAX_CHARS ? meta : null;
+}
 const EVENT_PREVIEW_CHARS = 500;
