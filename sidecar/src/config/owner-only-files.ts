@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -20,10 +21,27 @@ export function makeOwnerOnlyDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
 }
 
-/** Writes `file` (replacing its content), creating it and its folders owner-only. */
+/**
+ * Writes `file` (replacing its content), creating it and its folders owner-only. The content goes to a new
+ * file beside it (O_EXCL: never through anything already there) renamed over it, so a link planted where
+ * the file goes is replaced, not written through: a project's sandbox may write in the results folders
+ * the unconfined sidecar writes in. Windows has no such sandbox, and a rename there fails while another
+ * process holds the file open, so it writes in place.
+ */
 export function writeOwnerOnlyFile(file: string, content: string | Uint8Array): void {
   makeOwnerOnlyDir(path.dirname(file));
-  fs.writeFileSync(file, content, { mode: OWNER_ONLY_FILE_MODE });
+  if (process.platform === 'win32') {
+    fs.writeFileSync(file, content, { mode: OWNER_ONLY_FILE_MODE });
+    return;
+  }
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(temp, content, { mode: OWNER_ONLY_FILE_MODE, flag: 'wx' });
+  try {
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /** Creates `file` empty and owner-only when it is missing; an existing file is left as it is. */
