@@ -10,9 +10,9 @@ import {
   useState,
 } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { useT } from '../i18n/i18n';
+import { fenceLanguages, rehypeLazyHighlight, useGrammarsReady } from './highlight/highlighter';
 
 type HastElement = NonNullable<ExtraProps['node']>;
 type HastChild = HastElement['children'][number];
@@ -187,11 +187,13 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
 
 const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
 const remarkPlugins: PluggableList = [remarkGfm];
-export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [[rehypeHighlight, { detect: false }]];
+/** Colours code blocks whose grammar has loaded; a caller renders again when `useGrammarsReady` turns true. */
+export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [rehypeLazyHighlight];
 
 /**
  * Model Markdown (GFM), rendered without raw HTML: tags in the text show as text. A finished message is
- * parsed once; while it streams it is parsed again on each change of `text`.
+ * parsed once (and once more when the grammars of its code blocks arrive); while it streams it is parsed
+ * again on each change of `text`.
  */
 export const MarkdownView = memo(function MarkdownView({
   text,
@@ -200,6 +202,8 @@ export const MarkdownView = memo(function MarkdownView({
   text: string;
   streaming?: boolean;
 }) {
+  const coloured = useGrammarsReady(fenceLanguages(text));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: parsed again, coloured, when the grammars arrive
   const rendered = useMemo(
     () => (
       <Markdown
@@ -211,7 +215,7 @@ export const MarkdownView = memo(function MarkdownView({
         {text}
       </Markdown>
     ),
-    [text],
+    [text, coloured],
   );
   return (
     <div className={streaming ? 'md md--streaming' : 'md'} aria-busy={streaming ? true : undefined}>
