@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
+  Suspense,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -26,15 +27,12 @@ import { type FocusTurn, useFocusTurn } from '../state/use-focus-turn';
 import { useSessionDetail } from '../state/use-session-detail';
 import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
-import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
 import { StepCells } from './code-mode/step-cell';
-import { ContextPanel, type ContextRequest } from './context/ContextPanel';
-import { ExperiencesPanel } from './experiences/ExperiencesPanel';
+import type { ContextRequest } from './context/ContextPanel';
 import { ForkBanner } from './forks/ForkBanner';
 import { ForkTasks } from './forks/fork-tasks';
-import { KernelPanel } from './kernel/KernelPanel';
-import { McpSessionPanel } from './mcp/McpSessionPanel';
+import { BackgroundPanel, ContextPanel, ExperiencesPanel, KernelPanel, McpSessionPanel } from './lazy-parts';
 import { SessionHeader } from './SessionHeader';
 import { SessionHasProject } from './session-project';
 import { SessionLineage } from './sessions/SessionLineage';
@@ -334,7 +332,7 @@ export function Conversation(props: {
           {controller &&
             props.panelTarget &&
             createPortal(
-              <>
+              <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
                 <ContextPanel
                   client={props.client}
                   sessionId={props.session.id}
@@ -362,7 +360,7 @@ export function Conversation(props: {
                     <KernelPanel client={props.client} controller={kernelController} />
                   </>
                 )}
-              </>,
+              </Suspense>,
               props.panelTarget,
             )}
         </section>
