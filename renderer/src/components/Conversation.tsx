@@ -25,6 +25,7 @@ import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
 import { type FocusTurn, useFocusTurn } from '../state/use-focus-turn';
 import { useSessionDetail } from '../state/use-session-detail';
+import { useStableCallback } from '../state/use-stable-callback';
 import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
 import { Composer } from './Composer';
@@ -37,7 +38,7 @@ import { SessionHeader } from './SessionHeader';
 import { SessionHasProject } from './session-project';
 import { SessionLineage } from './sessions/SessionLineage';
 import { SessionMenu } from './sessions/SessionMenu';
-import { TurnBlock } from './TurnBlock';
+import { TurnRow } from './TurnRow';
 
 const FOLLOW_THRESHOLD_PX = 80;
 const noSubscribe = () => () => {};
@@ -134,7 +135,7 @@ export function Conversation(props: {
 
   const forkTasks = useMemo(() => new Map(snapshot.forks.map((f) => [f.fork_id, f.task])), [snapshot.forks]);
 
-  const context = useContextInfo(props.client, props.session.id, controller);
+  const context = useContextInfo(props.client, props.session.id, snapshot.loading ? null : controller);
   const compaction = useCompactNow(props.client, props.session.id, context.reload);
   // Where the side panel's context section was last asked to open: its overview, or one version.
   const [contextRequest, setContextRequest] = useState<ContextRequest | null>(null);
@@ -222,6 +223,15 @@ export function Conversation(props: {
 
   const onOpenSession = props.onOpenSession;
   const onOpenSessionAt = props.onOpenSessionAt;
+  // The app writes these inline; the turns get stable ones, so they render only when they change.
+  const openSettings = useStableCallback(props.onOpenSettings);
+  const openSession = useStableCallback((id: string) => onOpenSession?.(id));
+  const send = useStableCallback(async (prompt: string) => {
+    following.current = true;
+    await controller?.send(prompt);
+    props.onSessionChanged();
+  });
+  const cancel = useStableCallback(async () => controller?.cancel());
   return (
     <SessionHasProject.Provider value={props.session.project_id !== null}>
       <ForkTasks.Provider value={forkTasks}>
@@ -297,18 +307,15 @@ export function Conversation(props: {
                         className={`virtual-row${highlighted === view.turn.id ? ' turn-highlight' : ''}`}
                         style={{ transform: `translateY(${row.start}px)` }}
                       >
-                        <TurnBlock
+                        <TurnRow
                           view={view}
                           client={props.client}
-                          onAnswer={async (id, answer) => controller?.answer(id, answer)}
-                          onRetry={() => void controller?.retry(view.turn.id)}
-                          onOpenSettings={props.onOpenSettings}
+                          controller={controller}
+                          onOpenSettings={openSettings}
                           onViewVersion={showContext}
-                          onOpenSession={onOpenSession}
-                          onBranch={
-                            readOnly || !props.onBranched ? undefined : () => void branchFrom(view.turn.id)
-                          }
-                          revert={readOnly ? undefined : { disabled: running !== null }}
+                          onOpenSession={onOpenSession ? openSession : undefined}
+                          branchFrom={readOnly || !props.onBranched ? undefined : branchFrom}
+                          revertDisabled={readOnly ? undefined : running !== null}
                           revertedOrdinal={ordinals.get(view.turn.reverted_turn_id ?? '')}
                         />
                       </div>
@@ -318,17 +325,7 @@ export function Conversation(props: {
               </StepCells.Provider>
             </div>
           </div>
-          {!readOnly && (
-            <Composer
-              running={running !== null}
-              onSend={async (prompt) => {
-                following.current = true;
-                await controller?.send(prompt);
-                props.onSessionChanged();
-              }}
-              onCancel={async () => controller?.cancel()}
-            />
-          )}
+          {!readOnly && <Composer running={running !== null} onSend={send} onCancel={cancel} />}
           {controller &&
             props.panelTarget &&
             createPortal(
