@@ -10,9 +10,9 @@ import {
   useState,
 } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
 import { useT } from '../i18n/i18n';
 import { fenceLanguages, rehypeLazyHighlight, useGrammarsReady } from './highlight/highlighter';
+import { remarkGfmParse } from './markdown/remark-gfm-parse';
 
 type HastElement = NonNullable<ExtraProps['node']>;
 type HastChild = HastElement['children'][number];
@@ -186,7 +186,7 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
 }
 
 const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
-const remarkPlugins: PluggableList = [remarkGfm];
+const remarkPlugins: PluggableList = [remarkGfmParse];
 /** Colours code blocks whose grammar has loaded; a caller renders again when `useGrammarsReady` turns true. */
 export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [rehypeLazyHighlight];
 
