@@ -9,6 +9,6 @@ import type { Processor } from 'unified';
 
 export function remarkGfmParse(this: Processor): void {
   const data = this.data();
-  (data.micromarkExtensions ??= []).push(gfm());
-  (data.fromMarkdownExtensions ??= []).push(gfmFromMarkdown());
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), gfm()];
+  data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), gfmFromMarkdown()];
 }
