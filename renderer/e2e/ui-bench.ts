@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   cancelRunningTurns,
   createSession,
@@ -18,6 +18,7 @@ import {
 
 const TURNS = 2_000;
 const REFERENCE_ROUNDS = 5;
+const FIRST_RENDER_ROUNDS = 5;
 const WAIT_MS = 120_000;
 const SESSION_TITLE = 'bench session';
 const EMPTY_TITLE = 'empty session';
@@ -180,7 +181,40 @@ async function typeAndTime(page: Page): Promise<KeyTiming> {
 }
 
 /**
- * firstRenderMs: from navigation to the newest turn of a 2,000-turn session being visible (the session is
+ * Clicks the session's button in the sidebar the moment it shows, polled in the page: Playwright's own
+ * click retries on a back-off (up to 100 ms apart, then waits for two stable frames), which would be
+ * measured as if it were the app's.
+ */
+async function clickWhenShown(page: Page, title: string): Promise<void> {
+  await page.evaluate(`new Promise((resolve, reject) => {
+    const began = performance.now();
+    const poll = () => {
+      const button = [...document.querySelectorAll('nav button')].find((b) => b.textContent === ${JSON.stringify(title)});
+      if (button) {
+        button.click();
+        resolve(null);
+      } else if (performance.now() - began > ${WAIT_MS}) reject(new Error('bench: no session button'));
+      else setTimeout(poll, 2);
+    };
+    poll();
+  })`);
+}
+
+/** Loads the app, picks the 2,000-turn session, and records how long until its newest turn shows. */
+async function openNewestTurn(context: BrowserContext, ui: UiServer, times: number[]): Promise<Page> {
+  const page = await context.newPage();
+  const began = performance.now();
+  await page.goto(ui.server.browserUrl, { waitUntil: 'commit' });
+  await clickWhenShown(page, SESSION_TITLE);
+  await page.getByText(`prompt ${TURNS}`, { exact: true }).waitFor({ state: 'visible', timeout: WAIT_MS });
+  await page.getByText(`answer ${TURNS}:`).waitFor({ state: 'visible', timeout: WAIT_MS });
+  times.push(performance.now() - began);
+  return page;
+}
+
+/**
+ * firstRenderMs (median of FIRST_RENDER_ROUNDS, each in a fresh context): from navigation to the newest
+ * turn of a 2,000-turn session being visible (the session is
  * picked in the sidebar as soon as it shows). longTasks: main-thread tasks over 50 ms while scrolling
  * that transcript to its first turn. referenceMs: median time to load a static page of the same server.
  */
@@ -217,16 +251,16 @@ export async function benchRenderer(): Promise<RendererBench> {
     }
     await plain.close();
 
-    const page = await context.newPage();
-    const began = performance.now();
-    await page.goto(ui.server.browserUrl, { waitUntil: 'commit' });
-    await page
-      .getByRole('navigation')
-      .getByRole('button', { name: SESSION_TITLE, exact: true })
-      .click({ timeout: WAIT_MS });
-    await page.getByText(`prompt ${TURNS}`, { exact: true }).waitFor({ state: 'visible', timeout: WAIT_MS });
-    await page.getByText(`answer ${TURNS}:`).waitFor({ state: 'visible', timeout: WAIT_MS });
-    const firstRenderMs = performance.now() - began;
+    // The median of a few first loads, each in a fresh context (nothing cached), the last one kept.
+    const firstRenders: number[] = [];
+    let page: Page | null = null;
+    for (let i = 0; i < FIRST_RENDER_ROUNDS; i += 1) {
+      if (page) await page.context().close();
+      const fresh = await newContext(browser);
+      await fresh.addInitScript({ content: LONG_TASK_OBSERVER });
+      page = await openNewestTurn(fresh, ui, firstRenders);
+    }
+    if (!page) throw new Error('bench: FIRST_RENDER_ROUNDS must be at least 1');
     const scriptBytes = await page.evaluate<number>(SCRIPT_BYTES);
 
     const scrollStart = await page.evaluate<number>('performance.now()');
@@ -236,15 +270,13 @@ export async function benchRenderer(): Promise<RendererBench> {
       `window.__cairnLongTasks.filter((start) => start >= ${scrollStart}).length`,
     );
     const typing = await typeWhileStreaming(page, ui);
-    await page
-      .getByRole('navigation')
-      .getByRole('button', { name: EMPTY_TITLE, exact: true })
-      .click({ timeout: WAIT_MS });
+    await clickWhenShown(page, EMPTY_TITLE);
     await page.getByLabel('Message').waitFor({ timeout: WAIT_MS });
     const typingReference = await typeAndTime(page);
+    await page.context().close();
     await context.close();
     return {
-      firstRenderMs,
+      firstRenderMs: median(firstRenders),
       longTasks,
       referenceMs: median(reference),
       scriptBytes,

@@ -19,7 +19,7 @@ export async function benchUi(): Promise<Row[]> {
       value: `${ui.firstRenderMs.toFixed(0)} ms`,
       reference: `${ui.referenceMs.toFixed(0)} ms`,
       ratio: `${(ui.firstRenderMs / ui.referenceMs).toFixed(2)}×`,
-      note: 'reference: a minimal static page from the same server',
+      note: 'median of 5 loads, each in a fresh context; reference: a minimal static page from the same server',
     },
     {
       section: SECTION,

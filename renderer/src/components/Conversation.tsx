@@ -175,10 +175,17 @@ export function Conversation(props: {
 
   // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
   const lastTurn = snapshot.turns.at(-1);
+  // No turn renders until the first page is in place: at scroll offset 0 the page's oldest turns would
+  // render first (their Markdown parsed), only to be dropped when the view moves to the newest.
+  // The virtualizer learns the new offset from the scroll event, which comes before the next frame.
+  const [placed, setPlaced] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the newest turn changes
   useLayoutEffect(() => {
-    if (!following.current || snapshot.turns.length === 0) return;
-    virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
+    if (snapshot.turns.length === 0) return;
+    if (following.current) virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
+    if (placed) return;
+    const frame = requestAnimationFrame(() => setPlaced(true));
+    return () => cancelAnimationFrame(frame);
   }, [lastTurn, snapshot.turns.length]);
 
   const loadEarlier = async () => {
@@ -296,7 +303,7 @@ export function Conversation(props: {
               {/* Code steps find the kernel cell their call ran, for its images. */}
               <StepCells.Provider value={kernelController}>
                 <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
-                  {virtualizer.getVirtualItems().map((row) => {
+                  {(placed ? virtualizer.getVirtualItems() : []).map((row) => {
                     const view = snapshot.turns[row.index]!;
                     return (
                       <div
