@@ -9,6 +9,16 @@ export const OpenProjectDialog = lazy(() =>
 export const SearchDialog = lazy(() =>
   import('./sessions/SearchDialog').then((m) => ({ default: m.SearchDialog })),
 );
+export const SessionChangesDialog = lazy(() =>
+  import('./changes/SessionChangesDialog').then((m) => ({ default: m.SessionChangesDialog })),
+);
+// Shown only when no backend is known or the desktop host lost it.
+export const ConnectionScreen = lazy(() =>
+  import('./ConnectionScreen').then((m) => ({ default: m.ConnectionScreen })),
+);
+export const BackendProblem = lazy(() =>
+  import('./BackendProblem').then((m) => ({ default: m.BackendProblem })),
+);
 export const SessionSwitcher = lazy(() =>
   import('./SessionSwitcher').then((m) => ({ default: m.SessionSwitcher })),
 );
