@@ -119,9 +119,9 @@ export const ALIASES: Record<string, string> = {
 };
 
 /** Grammars that embed others (highlight.js subLanguage): loaded with them, so the embedded parts colour too. */
+// Not for JavaScript and TypeScript: they embed HTML, CSS and GraphQL only in tagged templates (html`…`),
+// rare in answers, and loading those three with every TS block would cost the first screen 14 KB.
 export const EMBEDS: Record<string, readonly string[]> = {
-  javascript: ['xml', 'css', 'graphql'],
-  typescript: ['javascript', 'xml', 'css', 'graphql'],
   xml: ['css', 'javascript'],
   'php-template': ['xml', 'php'],
   shell: ['bash'],
