@@ -177,15 +177,15 @@ export function Conversation(props: {
   const lastTurn = snapshot.turns.at(-1);
   // No turn renders until the first page is in place: at scroll offset 0 the page's oldest turns would
   // render first (their Markdown parsed), only to be dropped when the view moves to the newest.
-  // The virtualizer learns the new offset from the scroll event, which comes before the next frame.
   const [placed, setPlaced] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the newest turn changes
   useLayoutEffect(() => {
     if (snapshot.turns.length === 0) return;
     if (following.current) virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
     if (placed) return;
-    const frame = requestAnimationFrame(() => setPlaced(true));
-    return () => cancelAnimationFrame(frame);
+    // The scroll event would tell the virtualizer where it now is, a frame later: tell it now.
+    if (scrollRef.current) virtualizer.scrollOffset = scrollRef.current.scrollTop;
+    setPlaced(true);
   }, [lastTurn, snapshot.turns.length]);
 
   const loadEarlier = async () => {

@@ -7,8 +7,12 @@ import { gfm } from 'micromark-extension-gfm';
 import type {} from 'remark-parse';
 import type { Processor } from 'unified';
 
+// Made once: react-markdown makes a processor per render, and these hold no state of a parse.
+const SYNTAX = gfm();
+const FROM_MARKDOWN = gfmFromMarkdown();
+
 export function remarkGfmParse(this: Processor): void {
   const data = this.data();
-  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), gfm()];
-  data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), gfmFromMarkdown()];
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), SYNTAX];
+  data.fromMarkdownExtensions = [...(data.fromMarkdownExtensions ?? []), FROM_MARKDOWN];
 }
