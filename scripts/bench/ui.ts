@@ -38,6 +38,13 @@ export async function benchUi(): Promise<Row[]> {
     },
     {
       section: SECTION,
+      what: 'long tasks while scrolling to the first turn, CPU 4× slower',
+      value: String(ui.longTasksSlowCpu),
+      reference: '0',
+      note: 'the same scroll with Chromium CPU throttling (Emulation.setCPUThrottlingRate 4)',
+    },
+    {
+      section: SECTION,
       what: `typing ${ui.typing.keystrokes} keys while a turn streams: long tasks`,
       value: String(ui.typing.longTasks),
       reference: String(ui.typingReference.longTasks),
