@@ -26,6 +26,7 @@ import { useContextInfo } from '../state/use-context-info';
 import { type FocusTurn, useFocusTurn } from '../state/use-focus-turn';
 import { useSessionDetail } from '../state/use-session-detail';
 import { useStableCallback } from '../state/use-stable-callback';
+import { useTurnKeys } from '../state/use-turn-keys';
 import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
 import { Composer } from './Composer';
@@ -153,12 +154,13 @@ export function Conversation(props: {
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
+  const turnKey = useTurnKeys(snapshot.turns);
   const virtualizer = useVirtualizer({
     count: snapshot.turns.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 160,
     overscan: 4,
-    getItemKey: (index) => snapshot.turns[index]?.turn.id ?? index,
+    getItemKey: turnKey,
   });
 
   const scrollToTurn = useCallback(
