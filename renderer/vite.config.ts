@@ -14,5 +14,7 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
+    // Lists which chunk holds what (renderer/test-node/build-split.test.ts checks the split).
+    manifest: true,
   },
 });

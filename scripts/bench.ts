@@ -2,7 +2,6 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { benchRenderer } from '../renderer/e2e/ui-bench';
 import { startHarness } from '../sidecar/test/support/harness';
 import { startModelServer } from '../sidecar/test/support/model-server';
 import { type BranchBenchOptions, benchBranch } from './bench/branch';
@@ -16,6 +15,7 @@ import { benchStartup } from './bench/startup';
 import { benchStreaming } from './bench/streaming';
 import { benchToolRuntime, type ToolRuntimeBenchOptions } from './bench/tool-runtime';
 import { benchTurnPage } from './bench/turn-page';
+import { benchUi } from './bench/ui';
 import { printTable, type Row, removeDirs } from './bench/util';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -49,10 +49,11 @@ async function main(): Promise<void> {
   const began = performance.now();
   const log = (what: string) =>
     process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`);
-  // BENCH_ONLY=kernels runs section (e) alone, BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
+  // BENCH_ONLY=ui runs section (d) alone, BENCH_ONLY=kernels section (e), BENCH_ONLY=context section (f), BENCH_ONLY=tools section (g),
   // BENCH_ONLY=forks section (h), BENCH_ONLY=code section (i), BENCH_ONLY=search section (j),
   // BENCH_ONLY=branch section (k), BENCH_ONLY=snapshots section (l).
   const alone: Record<string, () => Promise<Row[]>> = {
+    ui: benchUi,
     kernels: () => benchKernels(KERNELS, log),
     context: () => benchContext(CONTEXT, log),
     tools: async () => {
@@ -122,23 +123,7 @@ async function main(): Promise<void> {
     rows.push(...(await benchTurnPage(model, 10_000, 20)));
 
     log('(d) renderer in Chromium');
-    const ui = await benchRenderer();
-    rows.push(
-      {
-        section: '(d) the UI in headless Chromium, a 2,000-turn session',
-        what: 'navigation → newest turn visible',
-        value: `${ui.firstRenderMs.toFixed(0)} ms`,
-        reference: `${ui.referenceMs.toFixed(0)} ms`,
-        ratio: `${(ui.firstRenderMs / ui.referenceMs).toFixed(2)}×`,
-        note: 'reference: a minimal static page from the same server',
-      },
-      {
-        section: '(d) the UI in headless Chromium, a 2,000-turn session',
-        what: 'long tasks while scrolling to the first turn',
-        value: String(ui.longTasks),
-        note: 'main-thread tasks over 50 ms (PerformanceObserver longtask)',
-      },
-    );
+    rows.push(...(await benchUi()));
 
     log('(e) Python kernels');
     rows.push(...(await benchKernels(KERNELS, log)));

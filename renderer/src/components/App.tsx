@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type Backend, CairnClient, EventStream, type StreamState } from '../../../sidecar/src/client';
 import type { SearchHit, Session } from '../../../sidecar/src/protocol';
 import { backendHost, type Desktop, forgetBackend, type ResolvedBackend } from '../api/connection';
@@ -10,11 +10,9 @@ import { useImportSession } from '../state/use-import-session';
 import { useOpenSession } from '../state/use-open-session';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
-import { OpenProjectDialog } from './OpenProjectDialog';
-import { SessionSwitcher } from './SessionSwitcher';
-import { SettingsPage } from './SettingsPage';
+import { OpenProjectDialog, SearchDialog, SessionSwitcher, SettingsPage } from './lazy-parts';
 import { Sidebar } from './Sidebar';
-import { SearchDialog, type SearchScopeKind } from './sessions/SearchDialog';
+import type { SearchScopeKind } from './sessions/SearchDialog';
 
 /** Set by Vite from package.json at build time. */
 export const APP_VERSION: string = __APP_VERSION__;
@@ -274,19 +272,21 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
           </div>
         )}
         {view === 'settings' ? (
-          <SettingsPage
-            client={client}
-            backend={backend}
-            desktop={desktop}
-            remote={remote}
-            appVersion={APP_VERSION}
-            onClose={() => {
-              models.reload();
-              // Settings may have changed a project's sandbox, which the session header shows.
-              projects.reload();
-              setView('chat');
-            }}
-          />
+          <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
+            <SettingsPage
+              client={client}
+              backend={backend}
+              desktop={desktop}
+              remote={remote}
+              appVersion={APP_VERSION}
+              onClose={() => {
+                models.reload();
+                // Settings may have changed a project's sandbox, which the session header shows.
+                projects.reload();
+                setView('chat');
+              }}
+            />
+          </Suspense>
         ) : currentSession ? (
           // While the backend is being swapped there is no stream for one render; the session stays chosen.
           stream && (
@@ -333,40 +333,43 @@ export function App({ backend, desktop, onDisconnect, onBackendChanged, onBacken
           )}
         </aside>
       )}
-      {openingProject && (
-        <OpenProjectDialog
-          client={client}
-          remote={remote}
-          remoteHost={remoteHost}
-          onClose={() => setOpeningProject(false)}
-          onOpened={(project) => {
-            setOpeningProject(false);
-            refresh();
-            void createSession(project.id);
-          }}
-        />
-      )}
-      {searchScope && (
-        <SearchDialog
-          client={client}
-          session={sessionOpen ? currentSession : null}
-          initialScope={searchScope}
-          onPick={pickHit}
-          onClose={() => setSearchScope(null)}
-        />
-      )}
-      {switcherOpen && (
-        <SessionSwitcher
-          sessions={sessions.value ?? []}
-          projects={projects.value ?? []}
-          onPick={(id) => {
-            setSelected(id);
-            setView('chat');
-            setSwitcherOpen(false);
-          }}
-          onClose={() => setSwitcherOpen(false)}
-        />
-      )}
+      {/* Dialogs load when first opened; nothing shows for the few milliseconds that takes. */}
+      <Suspense fallback={null}>
+        {openingProject && (
+          <OpenProjectDialog
+            client={client}
+            remote={remote}
+            remoteHost={remoteHost}
+            onClose={() => setOpeningProject(false)}
+            onOpened={(project) => {
+              setOpeningProject(false);
+              refresh();
+              void createSession(project.id);
+            }}
+          />
+        )}
+        {searchScope && (
+          <SearchDialog
+            client={client}
+            session={sessionOpen ? currentSession : null}
+            initialScope={searchScope}
+            onPick={pickHit}
+            onClose={() => setSearchScope(null)}
+          />
+        )}
+        {switcherOpen && (
+          <SessionSwitcher
+            sessions={sessions.value ?? []}
+            projects={projects.value ?? []}
+            onPick={(id) => {
+              setSelected(id);
+              setView('chat');
+              setSwitcherOpen(false);
+            }}
+            onClose={() => setSwitcherOpen(false)}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

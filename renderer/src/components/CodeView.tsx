@@ -1,5 +1,6 @@
 import { type ComponentProps, memo, useMemo } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
+import { useGrammarsReady } from './highlight/highlighter';
 import { countInvisible, splitInvisible } from './invisible-chars';
 import { CodeBlock, MARKDOWN_REHYPE_PLUGINS } from './MarkdownView';
 
@@ -62,10 +63,11 @@ export const CodeView = memo(function CodeView({
   code: string;
   language: string | null;
 }) {
-  const remarkPlugins = useMemo(
-    () => codeTree(code, code.length > HIGHLIGHT_MAX_CHARS ? null : language),
-    [code, language],
-  );
+  const highlighted = code.length > HIGHLIGHT_MAX_CHARS ? null : language;
+  const coloured = useGrammarsReady([highlighted]);
+  // A new tree when the grammar arrives, so the code is parsed again, coloured this time.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `coloured` is read by the highlight plugin
+  const remarkPlugins = useMemo(() => codeTree(code, highlighted), [code, highlighted, coloured]);
   const rehypePlugins = useMemo(
     () => (countInvisible(code) > 0 ? [...MARKDOWN_REHYPE_PLUGINS, markInvisible] : MARKDOWN_REHYPE_PLUGINS),
     [code],

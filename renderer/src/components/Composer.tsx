@@ -1,9 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useT } from '../i18n/i18n';
 import { messageOf } from '../state/session-controller';
 
-/** Enter sends, Shift+Enter adds a line; while a turn runs, Send becomes Cancel (Esc). */
-export function Composer(props: {
+/**
+ * Enter sends, Shift+Enter adds a line; while a turn runs, Send becomes Cancel (Esc). Memoized: what is
+ * typed renders only this, and a streamed delta elsewhere does not render it.
+ */
+export const Composer = memo(function Composer(props: {
   running: boolean;
   onSend(prompt: string): Promise<void>;
   onCancel(): Promise<void>;
@@ -82,4 +85,4 @@ export function Composer(props: {
       )}
     </form>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
+  Suspense,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -24,22 +25,21 @@ import { useCompactNow } from '../state/use-compact-now';
 import { useContextInfo } from '../state/use-context-info';
 import { type FocusTurn, useFocusTurn } from '../state/use-focus-turn';
 import { useSessionDetail } from '../state/use-session-detail';
+import { useStableCallback } from '../state/use-stable-callback';
+import { useTurnKeys } from '../state/use-turn-keys';
 import { useWaiting } from '../state/use-waiting';
 import { WaitingController } from '../state/waiting-controller';
-import { BackgroundPanel } from './background/BackgroundPanel';
 import { Composer } from './Composer';
 import { StepCells } from './code-mode/step-cell';
-import { ContextPanel, type ContextRequest } from './context/ContextPanel';
-import { ExperiencesPanel } from './experiences/ExperiencesPanel';
+import type { ContextRequest } from './context/ContextPanel';
 import { ForkBanner } from './forks/ForkBanner';
 import { ForkTasks } from './forks/fork-tasks';
-import { KernelPanel } from './kernel/KernelPanel';
-import { McpSessionPanel } from './mcp/McpSessionPanel';
+import { BackgroundPanel, ContextPanel, ExperiencesPanel, KernelPanel, McpSessionPanel } from './lazy-parts';
 import { SessionHeader } from './SessionHeader';
 import { SessionHasProject } from './session-project';
 import { SessionLineage } from './sessions/SessionLineage';
 import { SessionMenu } from './sessions/SessionMenu';
-import { TurnBlock } from './TurnBlock';
+import { TurnRow } from './TurnRow';
 
 const FOLLOW_THRESHOLD_PX = 80;
 const noSubscribe = () => () => {};
@@ -136,7 +136,7 @@ export function Conversation(props: {
 
   const forkTasks = useMemo(() => new Map(snapshot.forks.map((f) => [f.fork_id, f.task])), [snapshot.forks]);
 
-  const context = useContextInfo(props.client, props.session.id, controller);
+  const context = useContextInfo(props.client, props.session.id, snapshot.loading ? null : controller);
   const compaction = useCompactNow(props.client, props.session.id, context.reload);
   // Where the side panel's context section was last asked to open: its overview, or one version.
   const [contextRequest, setContextRequest] = useState<ContextRequest | null>(null);
@@ -154,12 +154,13 @@ export function Conversation(props: {
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
+  const turnKey = useTurnKeys(snapshot.turns);
   const virtualizer = useVirtualizer({
     count: snapshot.turns.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 160,
     overscan: 4,
-    getItemKey: (index) => snapshot.turns[index]?.turn.id ?? index,
+    getItemKey: turnKey,
   });
 
   const scrollToTurn = useCallback(
@@ -176,10 +177,17 @@ export function Conversation(props: {
 
   // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
   const lastTurn = snapshot.turns.at(-1);
+  // No turn renders until the first page is in place: at scroll offset 0 the page's oldest turns would
+  // render first (their Markdown parsed), only to be dropped when the view moves to the newest.
+  const [placed, setPlaced] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the newest turn changes
   useLayoutEffect(() => {
-    if (!following.current || snapshot.turns.length === 0) return;
-    virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
+    if (snapshot.turns.length === 0) return;
+    if (following.current) virtualizer.scrollToIndex(snapshot.turns.length - 1, { align: 'end' });
+    if (placed) return;
+    // The scroll event would tell the virtualizer where it now is, a frame later: tell it now.
+    if (scrollRef.current) virtualizer.scrollOffset = scrollRef.current.scrollTop;
+    setPlaced(true);
   }, [lastTurn, snapshot.turns.length]);
 
   const loadEarlier = async () => {
@@ -224,6 +232,15 @@ export function Conversation(props: {
 
   const onOpenSession = props.onOpenSession;
   const onOpenSessionAt = props.onOpenSessionAt;
+  // The app writes these inline; the turns get stable ones, so they render only when they change.
+  const openSettings = useStableCallback(props.onOpenSettings);
+  const openSession = useStableCallback((id: string) => onOpenSession?.(id));
+  const send = useStableCallback(async (prompt: string) => {
+    following.current = true;
+    await controller?.send(prompt);
+    props.onSessionChanged();
+  });
+  const cancel = useStableCallback(async () => controller?.cancel());
   return (
     <SessionHasProject.Provider value={props.session.project_id !== null}>
       <ForkTasks.Provider value={forkTasks}>
@@ -288,7 +305,7 @@ export function Conversation(props: {
               {/* Code steps find the kernel cell their call ran, for its images. */}
               <StepCells.Provider value={kernelController}>
                 <div className="virtual-list" style={{ height: virtualizer.getTotalSize() }}>
-                  {virtualizer.getVirtualItems().map((row) => {
+                  {(placed ? virtualizer.getVirtualItems() : []).map((row) => {
                     const view = snapshot.turns[row.index]!;
                     return (
                       <div
@@ -299,18 +316,15 @@ export function Conversation(props: {
                         className={`virtual-row${highlighted === view.turn.id ? ' turn-highlight' : ''}`}
                         style={{ transform: `translateY(${row.start}px)` }}
                       >
-                        <TurnBlock
+                        <TurnRow
                           view={view}
                           client={props.client}
-                          onAnswer={async (id, answer) => controller?.answer(id, answer)}
-                          onRetry={() => void controller?.retry(view.turn.id)}
-                          onOpenSettings={props.onOpenSettings}
+                          controller={controller}
+                          onOpenSettings={openSettings}
                           onViewVersion={showContext}
-                          onOpenSession={onOpenSession}
-                          onBranch={
-                            readOnly || !props.onBranched ? undefined : () => void branchFrom(view.turn.id)
-                          }
-                          revert={readOnly ? undefined : { disabled: running !== null }}
+                          onOpenSession={onOpenSession ? openSession : undefined}
+                          branchFrom={readOnly || !props.onBranched ? undefined : branchFrom}
+                          revertDisabled={readOnly ? undefined : running !== null}
                           revertedOrdinal={ordinals.get(view.turn.reverted_turn_id ?? '')}
                         />
                       </div>
@@ -320,21 +334,11 @@ export function Conversation(props: {
               </StepCells.Provider>
             </div>
           </div>
-          {!readOnly && (
-            <Composer
-              running={running !== null}
-              onSend={async (prompt) => {
-                following.current = true;
-                await controller?.send(prompt);
-                props.onSessionChanged();
-              }}
-              onCancel={async () => controller?.cancel()}
-            />
-          )}
+          {!readOnly && <Composer running={running !== null} onSend={send} onCancel={cancel} />}
           {controller &&
             props.panelTarget &&
             createPortal(
-              <>
+              <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
                 <ContextPanel
                   client={props.client}
                   sessionId={props.session.id}
@@ -362,7 +366,7 @@ export function Conversation(props: {
                     <KernelPanel client={props.client} controller={kernelController} />
                   </>
                 )}
-              </>,
+              </Suspense>,
               props.panelTarget,
             )}
         </section>

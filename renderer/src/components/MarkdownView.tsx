@@ -10,9 +10,9 @@ import {
   useState,
 } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
 import { useT } from '../i18n/i18n';
+import { fenceLanguages, rehypeLazyHighlight, useGrammarsReady } from './highlight/highlighter';
+import { remarkGfmParse } from './markdown/remark-gfm-parse';
 
 type HastElement = NonNullable<ExtraProps['node']>;
 type HastChild = HastElement['children'][number];
@@ -186,12 +186,45 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
 }
 
 const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
-const remarkPlugins: PluggableList = [remarkGfm];
-export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [[rehypeHighlight, { detect: false }]];
+const remarkPlugins: PluggableList = [remarkGfmParse];
+/** Colours code blocks whose grammar has loaded; a caller renders again when `useGrammarsReady` turns true. */
+export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [rehypeLazyHighlight];
+
+/** Finished messages rendered lately, newest last: a turn scrolled out of view and back is not parsed again. */
+const RENDERED_MAX = 500;
+const renderedCache = new Map<string, ReactNode>();
+
+/**
+ * Markdown's output for `text`. react-markdown's `Markdown` is a plain function of its options (no hooks),
+ * so its result, a tree of elements, can be kept and shown again; components in it (a code block's Copy)
+ * still get their own state wherever the tree is mounted.
+ */
+function renderMarkdown(text: string, coloured: boolean, keep: boolean): ReactNode {
+  const key = `${coloured ? 1 : 0}${text}`;
+  const kept = renderedCache.get(key);
+  if (kept !== undefined) {
+    renderedCache.delete(key);
+    renderedCache.set(key, kept);
+    return kept;
+  }
+  const rendered = Markdown({
+    remarkPlugins,
+    rehypePlugins: MARKDOWN_REHYPE_PLUGINS,
+    components,
+    urlTransform,
+    children: text,
+  });
+  if (keep) {
+    renderedCache.set(key, rendered);
+    if (renderedCache.size > RENDERED_MAX) renderedCache.delete(renderedCache.keys().next().value!);
+  }
+  return rendered;
+}
 
 /**
  * Model Markdown (GFM), rendered without raw HTML: tags in the text show as text. A finished message is
- * parsed once; while it streams it is parsed again on each change of `text`.
+ * parsed once (and once more when the grammars of its code blocks arrive), and kept: mounted again, it is
+ * not parsed again. While it streams it is parsed again on each change of `text`.
  */
 export const MarkdownView = memo(function MarkdownView({
   text,
@@ -200,19 +233,8 @@ export const MarkdownView = memo(function MarkdownView({
   text: string;
   streaming?: boolean;
 }) {
-  const rendered = useMemo(
-    () => (
-      <Markdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={MARKDOWN_REHYPE_PLUGINS}
-        components={components}
-        urlTransform={urlTransform}
-      >
-        {text}
-      </Markdown>
-    ),
-    [text],
-  );
+  const coloured = useGrammarsReady(fenceLanguages(text));
+  const rendered = useMemo(() => renderMarkdown(text, coloured, !streaming), [text, coloured, streaming]);
   return (
     <div className={streaming ? 'md md--streaming' : 'md'} aria-busy={streaming ? true : undefined}>
       {rendered}

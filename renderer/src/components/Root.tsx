@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Backend } from '../../../sidecar/src/client';
 import { bridgeErrorMessage, type ResolvedBackend, resolveBackend } from '../api/connection';
 import { App } from './App';
-import { BackendProblem } from './BackendProblem';
-import { ConnectionScreen } from './ConnectionScreen';
+import { BackendProblem, ConnectionScreen } from './lazy-parts';
 
 type RootState =
   | { kind: 'resolving' }
@@ -60,15 +59,21 @@ export function Root() {
     case 'resolving':
       return null;
     case 'ask':
-      return <ConnectionScreen initialUrl={window.location.origin} onConnected={connected} />;
+      return (
+        <Suspense fallback={null}>
+          <ConnectionScreen initialUrl={window.location.origin} onConnected={connected} />
+        </Suspense>
+      );
     case 'problem':
       return (
-        <BackendProblem
-          message={state.message}
-          bridge={window.cairn ?? null}
-          remote={state.wasRemote}
-          onRetry={disconnect}
-        />
+        <Suspense fallback={null}>
+          <BackendProblem
+            message={state.message}
+            bridge={window.cairn ?? null}
+            remote={state.wasRemote}
+            onRetry={disconnect}
+          />
+        </Suspense>
       );
     case 'ready':
       return (

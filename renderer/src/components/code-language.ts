@@ -1,6 +1,6 @@
 /**
- * File name endings mapped to the highlight.js grammars that rehype-highlight bundles (lowlight's common
- * set). Anything else is shown as plain text rather than guessed at.
+ * File name endings mapped to the highlight.js grammars we load on demand (lowlight's common set, listed in
+ * highlight/grammars.ts). Anything else is shown as plain text rather than guessed at.
  */
 const BY_EXTENSION = new Map<string, string>(
   Object.entries({

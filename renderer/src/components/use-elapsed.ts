@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useI18n } from '../i18n/i18n';
+import { numberFormat } from '../i18n/intl-cache';
 
 /** The time now, ticking every second while `active`. */
 export function useNow(active: boolean): number {
@@ -17,8 +18,8 @@ export function useNow(active: boolean): number {
 export function useDurationFormat(): (ms: number, whole: boolean) => string {
   const { locale, t } = useI18n();
   return useMemo(() => {
-    const tenths = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+    const tenths = numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const whole = numberFormat(locale, { maximumFractionDigits: 0 });
     return (ms: number, wholeSeconds: boolean) => {
       const safe = Math.max(0, ms);
       if (safe < 60_000) {

@@ -1,7 +1,9 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { CATALOG, LOCALES, type Locale } from './catalog';
+import { dateTimeFormat, numberFormat } from './intl-cache';
 
 const STORAGE_KEY = 'cairn.locale';
+const DATE_TIME: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
@@ -47,14 +49,13 @@ export function I18nProvider({ children, locale: fixed }: { children: ReactNode;
     setLocaleState(next);
   }, []);
   const value = useMemo<I18nValue>(() => {
-    const numbers = new Intl.NumberFormat(locale);
-    const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    // Made on first use (most screens never show a date).
     return {
       locale,
       setLocale,
       t: (key, params) => translate(locale, key, params),
-      formatNumber: (n) => numbers.format(n),
-      formatDateTime: (iso) => dates.format(new Date(iso)),
+      formatNumber: (n) => numberFormat(locale).format(n),
+      formatDateTime: (iso) => dateTimeFormat(locale, DATE_TIME).format(new Date(iso)),
     };
   }, [locale, setLocale]);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;

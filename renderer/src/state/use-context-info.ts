@@ -23,9 +23,14 @@ const CHANGES_SIZE = new Set<string>([
 
 const REFRESH_DELAY_MS = 250;
 
-/** The session's context (GET …/context), read again whenever something changed its size. */
+/**
+ * The session's context (GET …/context), read again whenever something changed its size. Read first once
+ * `events` is given: the conversation passes it when its turns have loaded, so this answer (it lists every
+ * unit of a long session's context) is parsed after the turns are shown, not before.
+ */
 export function useContextInfo(client: CairnClient, sessionId: string, events: EventSource | null) {
-  const state = useAsync(() => client.context(sessionId), [client, sessionId]);
+  const started = events !== null;
+  const state = useAsync(started ? () => client.context(sessionId) : null, [client, sessionId, started]);
   const { reload } = state;
   useEffect(() => {
     if (!events) return;

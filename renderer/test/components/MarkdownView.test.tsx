@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadGrammar } from '../../src/components/highlight/highlighter';
 import { MarkdownView } from '../../src/components/MarkdownView';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
@@ -34,10 +35,22 @@ describe('MarkdownView', () => {
     expect(table!.querySelectorAll('tbody tr')).toHaveLength(2);
   });
 
-  it('highlights a fenced code block and labels its language', () => {
+  it('shows a code block plain until its grammar loads, then coloured, the same text in the same box', async () => {
+    const { container } = renderIn(<MarkdownView text={'```rs\nfn main() { let x = 1; }\n```'} />);
+    const code = container.querySelector('pre code');
+    expect(code?.classList.contains('language-rs')).toBe(true);
+    expect(code?.classList.contains('hljs')).toBe(true);
+    expect(code?.querySelector('.hljs-keyword')).toBeNull();
+    expect(code?.textContent).toBe('fn main() { let x = 1; }\n');
+    await vi.waitFor(() => expect(container.querySelector('pre code .hljs-keyword')?.textContent).toBe('fn'));
+    expect(container.querySelector('pre code')?.textContent).toBe('fn main() { let x = 1; }\n');
+    expect(container.querySelector('.md-code-lang')?.textContent).toBe('rs');
+  });
+
+  it('colours a code block at once when its grammar has loaded already', async () => {
+    await loadGrammar('typescript');
     const { container } = renderIn(<MarkdownView text={'```ts\nconst answer: number = 42;\n```'} />);
     const code = container.querySelector('pre code');
-    expect(code?.classList.contains('language-ts')).toBe(true);
     expect(code?.classList.contains('hljs')).toBe(true);
     expect(code?.querySelector('.hljs-keyword')?.textContent).toBe('const');
     expect(container.querySelector('.md-code-lang')?.textContent).toBe('ts');

@@ -142,7 +142,7 @@ describe('QuestionCard — approvals show the whole input', () => {
   const card = (tool: string) => screen.getByRole('region', { name: `Allow ${tool}?` });
   const tool = (name: string, input: unknown) => approval({ tool: { name, input } });
 
-  it('shows a 1,000-character command whole, line breaks kept, and its other arguments', () => {
+  it('shows a 1,000-character command whole, line breaks kept, and its other arguments', async () => {
     const command = Array.from({ length: 50 }, (_, i) => `echo step-${String(i).padStart(3, '0')}`)
       .join(' &&\n')
       .padEnd(1000, '#');
@@ -153,7 +153,9 @@ describe('QuestionCard — approvals show the whole input', () => {
     expect(partText('Command')).toBe(command);
     expect(partText('Other arguments')).toBe('{\n  "timeout": 30\n}');
     // Shell-highlighted, and the buttons are still there below the box.
-    expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo');
+    await vi.waitFor(() =>
+      expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo'),
+    );
     expect(button('Allow once')).toBeTruthy();
   });
 
@@ -163,7 +165,7 @@ describe('QuestionCard — approvals show the whole input', () => {
     expect(card('Exec').textContent).toContain(`git commit -m 'fix: ${message}'`);
   });
 
-  it("shows a Write's path and its whole content, highlighted by the file's extension", () => {
+  it("shows a Write's path and its whole content, highlighted by the file's extension", async () => {
     const content = `${Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i};`).join('\n')}\n`;
     renderCard(tool('Write', { path: 'src/values.ts', content }), vi.fn());
     expect(card('Write').textContent).toContain('src/values.ts');
@@ -172,7 +174,7 @@ describe('QuestionCard — approvals show the whole input', () => {
     expect(partText('Content to write')).toBe(content);
     const code = screen.getByRole('region', { name: 'Content to write' }).querySelector('code');
     expect(code?.classList.contains('language-typescript')).toBe(true);
-    expect(code?.querySelector('.hljs-keyword')?.textContent).toBe('export');
+    await vi.waitFor(() => expect(code?.querySelector('.hljs-keyword')?.textContent).toBe('export'));
   });
 
   it("shows an Edit's path and a diff: removed lines and added lines", () => {
@@ -192,15 +194,17 @@ describe('QuestionCard — approvals show the whole input', () => {
     expect(screen.getByText('Every occurrence in the file is replaced.')).toBeTruthy();
   });
 
-  it('shows execute_code as its whole Python code, highlighted', () => {
+  it('shows execute_code as its whole Python code, highlighted', async () => {
     const code = Array.from({ length: 30 }, (_, i) => `total_${i} = sum(range(${i}))  # line ${i}`).join(
       '\n',
     );
     renderCard(tool('execute_code', { code, kernel: 'analysis' }), vi.fn());
     expect(card('execute_code').textContent).toContain(code);
     expect(partText('Python code')).toBe(code);
-    expect(card('execute_code').querySelector('code.language-python .hljs-built_in')?.textContent).toBe(
-      'sum',
+    await vi.waitFor(() =>
+      expect(card('execute_code').querySelector('code.language-python .hljs-built_in')?.textContent).toBe(
+        'sum',
+      ),
     );
     expect(partText('Other arguments')).toBe('{\n  "kernel": "analysis"\n}');
   });
@@ -247,7 +251,9 @@ describe('QuestionCard — approvals show hidden characters', () => {
     renderCard(tool('Bash', { command }), vi.fn());
     expect(partText('Command')).toBe('echo ok⟨U+2066⟩ && rm -rf ~⟨U+2069⟩');
     // Still highlighted as shell: the markers go in after highlighting.
-    expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo');
+    await vi.waitFor(() =>
+      expect(card('Bash').querySelector('code.language-bash .hljs-built_in')?.textContent).toBe('echo'),
+    );
     expect(markers('Bash')).toEqual(['⟨U+2066⟩', '⟨U+2069⟩']);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Copy code' }));

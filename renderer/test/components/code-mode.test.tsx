@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';
 import type { CairnEvent, TurnWithDetails } from '../../../sidecar/src/protocol';
 import { stepReasoning } from '../../src/components/code-mode/step-reasoning';
@@ -97,7 +97,7 @@ function codeTurn(): TurnWithDetails {
 afterEach(cleanup);
 
 describe('a code-mode turn', () => {
-  it('shows each reply as reasoning followed by its step, and the final answer as the reply', () => {
+  it('shows each reply as reasoning followed by its step, and the final answer as the reply', async () => {
     show(turnFromHistory(codeTurn()));
     const turn = document.querySelector('.turn') as HTMLElement;
     expect(screen.getByText('I will multiply them.')).toBeTruthy();
@@ -113,7 +113,7 @@ describe('a code-mode turn', () => {
     expect(steps).toHaveLength(2);
     const [first, second] = steps as [HTMLElement, HTMLElement];
     expect(first.querySelector('.code-view')?.textContent).toContain('print(6 * 7)');
-    expect(first.querySelector('.hljs-built_in, .hljs-number')).not.toBeNull();
+    await vi.waitFor(() => expect(first.querySelector('.hljs-built_in, .hljs-number')).not.toBeNull());
     expect(within(first).getByText('Output')).toBeTruthy();
     expect(first.querySelector('.tool-card-pre')?.textContent).toBe('42');
     expect(second.querySelector('.code-view')?.textContent).toContain('final_answer("42")');

@@ -1,10 +1,10 @@
-import { useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { Session } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
-import { SessionChangesDialog } from '../changes/SessionChangesDialog';
 import { downloadBlob, fileNameFor } from '../download-blob';
+import { SessionChangesDialog } from '../lazy-parts';
 import { ImportFileInput } from './ImportFileInput';
 import { MenuButton } from './MenuButton';
 
@@ -56,7 +56,13 @@ export function SessionMenu(props: {
       />
       <ImportFileInput inputRef={fileInput} onImport={props.onImport} testId="import-session-file" />
       {showChanges && (
-        <SessionChangesDialog client={client} sessionId={session.id} onClose={() => setShowChanges(false)} />
+        <Suspense fallback={null}>
+          <SessionChangesDialog
+            client={client}
+            sessionId={session.id}
+            onClose={() => setShowChanges(false)}
+          />
+        </Suspense>
       )}
     </>
   );
