@@ -75,7 +75,7 @@ describe('Write card', () => {
       if (!found) throw new Error('no highlighted code yet');
       return found;
     });
-    expect(code.querySelector('.hljs-keyword')?.textContent).toBe('def');
+    await waitFor(() => expect(code.querySelector('.hljs-keyword')?.textContent).toBe('def'));
     expect(code.textContent).toBe(content);
     expect(await within(file).findByText('Created tool.py: 25 bytes, 2 lines.')).toBeTruthy();
     expect(requests.some((url) => url.endsWith('/previous'))).toBe(false);

@@ -25,7 +25,7 @@ describe('Read card', () => {
     });
     // The numbers and the tab are in the gutter, not in the code.
     expect(code.textContent).toBe('const a = 1;\nexport { a };\n');
-    expect(code.querySelector('.hljs-keyword')?.textContent).toBe('const');
+    await waitFor(() => expect(code.querySelector('.hljs-keyword')?.textContent).toBe('const'));
     expect(within(section).getByText('More follows from line 12.')).toBeTruthy();
     expect(section.textContent).not.toContain('[Showing lines');
   });
