@@ -1,18 +1,9 @@
-import {
-  type ComponentProps,
-  type MouseEvent,
-  memo,
-  type ReactNode,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type ComponentProps, type MouseEvent, memo, type ReactNode, useCallback, useMemo } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import { useT } from '../i18n/i18n';
 import { fenceLanguages, rehypeLazyHighlight, useGrammarsReady } from './highlight/highlighter';
 import { remarkGfmParse } from './markdown/remark-gfm-parse';
+import { useCopy } from './use-copy';
 
 type HastElement = NonNullable<ExtraProps['node']>;
 type HastChild = HastElement['children'][number];
@@ -20,7 +11,6 @@ type PluggableList = NonNullable<Options['rehypePlugins']>;
 
 // The desktop bridge opens only http(s) links, so nothing else is made a link anywhere.
 const LINK_PROTOCOLS = new Set(['http:', 'https:']);
-const COPIED_MS = 1500;
 
 /** The URL when it is absolute http or https; anything else (javascript:, relative, data:) is null. */
 export function safeLinkUrl(url: string | null | undefined): string | null {
@@ -103,30 +93,7 @@ function codeLanguage(code: HastElement): string | null {
 
 function CopyButton({ text }: { text: string }) {
   const t = useT();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const show = useCallback((next: 'copied' | 'failed') => {
-    setState(next);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setState('idle'), COPIED_MS);
-  }, []);
-  const copy = useCallback(() => {
-    const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
-    if (!clipboard) {
-      show('failed');
-      return;
-    }
-    clipboard.writeText(text).then(
-      () => show('copied'),
-      () => show('failed'),
-    );
-  }, [text, show]);
+  const { state, copy } = useCopy(text);
   const label =
     state === 'copied'
       ? t('conversation.code.copied')

@@ -8,7 +8,7 @@ import { headAndTail } from './head-tail';
 const FULL_ANSI_MAX_CHARS = 400_000;
 
 function Ansi({ text }: { text: string }) {
-  return text.length <= FULL_ANSI_MAX_CHARS ? <AnsiText text={text} /> : <>{ansiToPlainText(text)}</>;
+  return text.length <= FULL_ANSI_MAX_CHARS ? <AnsiText text={text} /> : ansiToPlainText(text);
 }
 
 /**
