@@ -61,6 +61,7 @@ describe('the renderer build', () => {
     'lowlight/index.js',
     'highlight.js/es/languages/typescript.js',
     'highlight.js/es/languages/python.js',
+    'src/i18n/catalog-zh-CN.ts',
   ])('loads %s only when it is first needed', (suffix) => {
     const key = keyFor(manifest, suffix);
     expect(manifest[key]!.isDynamicEntry).toBe(true);
@@ -73,5 +74,14 @@ describe('the renderer build', () => {
       // highlight.js's own error text, in its core only.
       expect(code.includes('Language definition for')).toBe(false);
     }
+  });
+
+  it('keeps the Chinese strings out of the script the first screen loads, in a chunk fetched when chosen', () => {
+    // Settings' title in Chinese; English's strings (one of them here) must stay.
+    const code = (key: string) => fs.readFileSync(path.join(DIST, manifest[key]!.file), 'utf8');
+    const first = [...loadedFirst].map(code).join('\n');
+    expect(first.includes('设置')).toBe(false);
+    expect(first.includes('Close settings')).toBe(true);
+    expect(code(keyFor(manifest, 'src/i18n/catalog-zh-CN.ts')).includes('设置')).toBe(true);
   });
 });

@@ -19,10 +19,17 @@ import { toolCardMessages } from './messages/tool-cards';
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** One area's strings, in every locale; English is the reference every other locale must match. */
-export type AreaMessages<K extends string = string> = Record<Locale, Record<K, string>>;
+/** Every locale's strings, merged from its areas: key → template. */
+export type Catalog = Record<string, string>;
 
-const areas = [
+/** One area's strings in another locale: exactly the keys of its English file (`messages/<area>.ts`). */
+export type Translation<English> = Record<keyof English, string>;
+
+/**
+ * English, the reference every other locale must match, by area. Only English ships with the first screen;
+ * other locales are in `catalog-<locale>.ts`, loaded when chosen (i18n.tsx `loadLocale`).
+ */
+export const EN_AREAS = {
   shellMessages,
   conversationMessages,
   settingsMessages,
@@ -40,9 +47,9 @@ const areas = [
   toolCardMessages,
   fileCardMessages,
   codeCardMessages,
-];
-
-export const CATALOG: Record<Locale, Record<string, string>> = {
-  en: Object.assign({}, ...areas.map((a) => a.en)),
-  'zh-CN': Object.assign({}, ...areas.map((a) => a['zh-CN'])),
 };
+
+/** Every area of a locale, each with exactly the English keys of that area. */
+export type LocaleAreas = { [Area in keyof typeof EN_AREAS]: Translation<(typeof EN_AREAS)[Area]> };
+
+export const EN_CATALOG: Catalog = Object.assign({}, ...Object.values(EN_AREAS));

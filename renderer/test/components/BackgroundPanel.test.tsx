@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../support/zh-CN';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';

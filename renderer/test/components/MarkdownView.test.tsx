@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../support/zh-CN';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

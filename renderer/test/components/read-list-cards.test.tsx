@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../support/zh-CN';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endedCard, openCard, stubClipboard } from '../support/file-cards';

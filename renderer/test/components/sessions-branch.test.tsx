@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../support/zh-CN';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { openSession, renderApp, turnRow, withLayout } from '../support/sessions-app';

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../support/zh-CN';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';
@@ -8,7 +9,8 @@ import { codePurpose, summarizeCall } from '../../src/components/tool-cards/call
 import { headAndTail } from '../../src/components/tool-cards/head-tail';
 import { parseMcpResultFile, withoutSavedNote } from '../../src/components/tool-cards/mcp-attachments';
 import { shellPieces } from '../../src/components/tool-cards/ShellLine';
-import { CATALOG, type Locale } from '../../src/i18n/catalog';
+import { EN_CATALOG, type Locale } from '../../src/i18n/catalog';
+import { ZH_CN_CATALOG } from '../../src/i18n/catalog-zh-CN';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
@@ -18,6 +20,7 @@ import '../support/lazy-bodies';
 const PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+const CATALOG = { en: EN_CATALOG, 'zh-CN': ZH_CN_CATALOG };
 function translate(locale: Locale) {
   return (key: string, params: Record<string, string | number> = {}) =>
     (CATALOG[locale][key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));

@@ -289,7 +289,9 @@ describe('SettingsPage language and about', () => {
     expect(select.value).toBe('en');
     fireEvent.change(select, { target: { value: 'zh-CN' } });
 
-    expect(screen.getByRole('heading', { name: '设置', level: 1 })).toBeTruthy();
+    // The Chinese strings are fetched when chosen; English stays until they are here.
+    expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeTruthy();
     expect(screen.getByRole('heading', { name: '模型', level: 2 })).toBeTruthy();
     expect(screen.getByRole('button', { name: '添加模型' })).toBeTruthy();
     expect(within(modelItem('Model A')).getByText('已设置密钥')).toBeTruthy();

@@ -1,6 +1,4 @@
-import type { AreaMessages } from '../catalog';
-
-const en = {
+export const conversationMessages = {
   'conversation.code.copy': 'Copy',
   'conversation.code.copyLabel': 'Copy code',
   'conversation.code.copied': 'Copied',
@@ -81,90 +79,4 @@ const en = {
   'question.answered': 'Answered: {answer}',
   'question.closed': 'No longer waiting for an answer',
   'question.error': 'Could not send the answer: {message}',
-};
-
-/** Every zh-CN string must exist, so a missing translation fails the type check. */
-export const conversationMessages: AreaMessages<keyof typeof en> = {
-  en,
-  'zh-CN': {
-    'conversation.code.copy': '复制',
-    'conversation.code.copyLabel': '复制代码',
-    'conversation.code.copied': '已复制',
-    'conversation.code.copyFailed': '复制失败',
-    'conversation.code.plain': '文本',
-    'conversation.image': '图片：{alt}',
-    'conversation.imageNoAlt': '图片',
-    'conversation.imageBlocked': '对话中不会加载网络图片。',
-    'conversation.thinking.streaming': '思考中…',
-    'conversation.thinking.done': '思考过程',
-    'conversation.note.maxTokens': '已达输出上限，正在继续（{attempt}/{max}）',
-    'conversation.note.maxTokensPlain': '已达输出上限，已继续',
-    'conversation.note.maxTokensDetail':
-      '模型的回答达到了输出长度上限而中断，Cairn 已让它从中断处接着写。每轮最多会这样继续 {max} 次。',
-    'conversation.note.maxTokensDetailPlain':
-      '模型的回答达到了输出长度上限而中断，Cairn 已让它从中断处接着写。',
-    'conversation.note.truncated': '一次工具调用被截断，已请模型分成更小的步骤',
-    'conversation.note.truncatedDetail':
-      '模型在写工具调用时达到了输出长度上限。这次不完整的调用已被丢弃、没有执行，并已请模型把工作拆成更小的步骤来做。',
-    'conversation.status.failed': '本轮出错：{message}',
-    'conversation.status.failedUnknown': '本轮出错。',
-    'conversation.status.interrupted':
-      'Cairn 在本轮运行时停止了，因此本轮没有完成。点击重试可重新发送这条提示。',
-    'conversation.status.cancelled': '已取消',
-    'conversation.retry': '重试',
-    'conversation.openSettings': '打开设置',
-    'conversation.usage': '输入 {input} · 输出 {output}',
-    'conversation.usageCached': '输入 {input} · 缓存读取 {read} · 缓存写入 {written} · 输出 {output}',
-    'conversation.usageLabel': '本轮使用的令牌：新读取的输入、从提示缓存读取和写入的输入，以及输出',
-
-    'tool.status.pending': '等待中',
-    'tool.status.waitingApproval': '等待批准',
-    'tool.status.running': '运行中',
-    'tool.status.completed': '完成',
-    'tool.status.failed': '失败',
-    'tool.status.denied': '已拒绝',
-    'tool.status.cancelled': '已取消',
-    'tool.status.interrupted': '已中断',
-    'tool.elapsed.seconds': '{seconds} 秒',
-    'tool.elapsed.minutes': '{minutes} 分 {seconds} 秒',
-    'tool.arguments': '参数',
-    'tool.output': '输出',
-    'tool.result': '结果',
-    'tool.noOutput': '没有输出',
-    'tool.waitingOutput': '暂无输出',
-    'tool.clippedTail': '显示最后 {shown} 行，共 {total} 行。',
-    'tool.fullRetry': '重新加载完整结果',
-    'tool.fullLoading': '正在加载完整结果…',
-    'tool.fullError': '无法加载完整结果：{message}',
-
-    'question.title': '智能体提问',
-    'question.waiting': '等待你的回复',
-    'question.approval.title': '允许运行 {tool} 吗？',
-    'question.approval.titleNoTool': '允许这个操作吗？',
-    'question.approval.deny': '拒绝',
-    'question.approval.allowed': '已允许',
-    'question.approval.denied': '已拒绝',
-    'question.approval.command': '命令',
-    'question.approval.commandLine': '程序和参数',
-    'question.approval.file': '文件',
-    'question.approval.content': '要写入的内容',
-    'question.approval.contentEmpty': '文件将为空。',
-    'question.approval.changes': '改动',
-    'question.approval.replaceAll': '将替换文件中所有匹配之处。',
-    'question.approval.code': 'Python 代码',
-    'question.approval.otherArguments': '其他参数',
-    'question.approval.invisibleOne':
-      '此输入包含 1 个隐藏或改变文字方向的字符，已显示为 ⟨U+…⟩ 标记。允许前请仔细检查。',
-    'question.approval.invisible':
-      '此输入包含 {count} 个隐藏或改变文字方向的字符，已显示为 ⟨U+…⟩ 标记。允许前请仔细检查。',
-    'question.approval.more': '下方还有内容：请滚动读到末尾。',
-    'question.approval.moreLines': '下方还有内容：共 {lines} 行，请滚动读到末尾。',
-    'question.freeLabel': '你的回答',
-    'question.freePlaceholder': '输入你自己的回答',
-    'question.answer': '回答',
-    'question.sending': '正在发送…',
-    'question.answered': '已回答：{answer}',
-    'question.closed': '已不再等待回答',
-    'question.error': '无法发送回答：{message}',
-  },
 };

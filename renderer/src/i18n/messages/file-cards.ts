@@ -1,6 +1,4 @@
-import type { AreaMessages } from '../catalog';
-
-const en = {
+export const fileCardMessages = {
   'file.attempted': 'Attempted',
   'file.path': 'File',
   'file.copy': 'Copy',
@@ -39,48 +37,4 @@ const en = {
   'file.list.copyAll': 'Copy all paths',
   'file.list.line': 'Line {line}',
   'file.list.showMore': 'Show all ({count} more)',
-};
-
-/** Every zh-CN string must exist, so a missing translation fails the type check. */
-export const fileCardMessages: AreaMessages<keyof typeof en> = {
-  en,
-  'zh-CN': {
-    'file.attempted': '尝试的操作',
-    'file.path': '文件',
-    'file.copy': '复制',
-    'file.copied': '已复制',
-    'file.copyFailed': '复制失败',
-    'file.copyPath': '复制路径 {path}',
-    'file.copyCode': '复制读取的行',
-    'file.change': '改动',
-    'file.everyOccurrence': '替换所有出现之处',
-    'file.diff.layout': '差异布局',
-    'file.diff.unified': '合并',
-    'file.diff.split': '并排',
-    'file.diff.before': '之前',
-    'file.diff.after': '之后',
-    'file.diff.same': '没有不同的行。',
-    'file.diff.unchanged': '⋯ {count} 行未改动',
-    'file.diff.showUnchanged': '显示未改动的行',
-    'file.diff.foldUnchanged': '折叠未改动的行',
-    'file.write.content': '新文件',
-    'file.write.changes': '改动',
-    'file.write.empty': '文件为空。',
-    'file.write.previousLoading': '正在加载被替换的内容…',
-    'file.write.previousError': '无法加载被替换的内容（{message}），显示新文件。',
-    'file.write.previousNotKept': '被替换文件的旧内容未保留（超过 1 MB 或不是 UTF-8 文本），显示新文件。',
-    'file.read.label': '读取的行',
-    'file.read.whole': '整个文件，共 {count} 行',
-    'file.read.wholeOne': '整个文件，共 1 行',
-    'file.read.range': '第 {from}–{to} 行',
-    'file.read.rangeOf': '第 {from}–{to} 行，共 {total} 行',
-    'file.read.continues': '从第 {next} 行起还有更多内容。',
-    'file.list.files': '文件',
-    'file.list.matches': '匹配',
-    'file.list.fileCount': '文件：{count}',
-    'file.list.matchCount': '匹配：{matches} · 文件：{files}',
-    'file.list.copyAll': '复制全部路径',
-    'file.list.line': '第 {line} 行',
-    'file.list.showMore': '全部显示（还有 {count} 项）',
-  },
 };
