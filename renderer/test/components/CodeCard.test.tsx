@@ -239,6 +239,32 @@ describe('the execute_code card', () => {
     expect(note.textContent).toContain('内核已重启，变量已丢失');
   });
 
+  it('lays out a stopped cell: the JSON object, then the line saying why it stopped', async () => {
+    // The text sidecar/src/tools/runtime/call-outcome.ts `stopped()` stores: the tool's content
+    // (kernel-result.ts: JSON.stringify(body, null, 1)), a newline, then the stop message.
+    const body = codeResult({
+      success: false,
+      stdout: 'started\n',
+      error: 'KeyboardInterrupt',
+      error_details: {
+        type: 'KeyboardInterrupt',
+        message: '',
+        line: 3,
+        column: null,
+        snippet: 'time.sleep(60)',
+      },
+    });
+    const stored = `${JSON.stringify(body, null, 1)}\nThe call was cancelled; everything it started was stopped.`;
+    expect(parseCodeResult(stored)?.note).toBe('The call was cancelled; everything it started was stopped.');
+    const { client } = fakeClient(stored);
+    const { container } = openCard(codeCard({ status: 'cancelled', isError: true }), client);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe('The call was cancelled; everything it started was stopped.');
+    expect(container.querySelector('[data-stream="stdout"]')?.textContent).toContain('started');
+    expect(container.querySelector('.code-card-error')?.textContent).toContain('KeyboardInterrupt');
+    expect(container.textContent).not.toContain('"success"');
+  });
+
   it('shows a result of another shape as text, the way other tools do', async () => {
     const { client } = fakeClient('Error: the kernel could not start; install ipykernel.');
     const { container } = openCard(codeCard({ status: 'failed', isError: true }), client);

@@ -68,10 +68,11 @@ export function CodeBody(props: CallBodyProps) {
 function Notes({ result }: { result: CodeResult }) {
   const { t } = useI18n();
   const formatDuration = useDurationFormat();
-  const { stateLost, limit } = result;
-  if (!stateLost && !limit) return null;
+  const { stateLost, limit, note } = result;
+  if (!stateLost && !limit && !note) return null;
   return (
     <div className="code-card-notes" role="note">
+      {note && <p className="tool-card-facts">{note}</p>}
       {limit && (
         <p className="tool-card-facts tool-card-facts--error">
           {t(`tool.code.limit.${limit.kind}`, {
