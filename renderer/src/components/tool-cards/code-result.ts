@@ -2,6 +2,7 @@
 // checked field by field so a result of another shape (an old call, a cut preview) is told apart and shown
 // as text instead.
 import type { KernelErrorDetails } from '../../../../sidecar/src/protocol';
+import type { CellOutput } from '../../state/kernel-view';
 
 /**
  * The kernel's structured error as the tool's result carries it: the traceback joined into one text (and
@@ -141,4 +142,16 @@ export function fileView(file: CodeFile): FileView {
 /** The file name a download gets: the saved file's own name (its id and extension). */
 export function downloadName(file: CodeFile): string {
   return file.path.split(/[\\/]/).pop() || 'output';
+}
+
+/** A running cell's stdout and stderr so far, each joined in the order it arrived. */
+export function cellStreams(outputs: readonly CellOutput[]): { stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  for (const out of outputs) {
+    if (out.kind !== 'stream') continue;
+    if (out.stream === 'stdout') stdout += out.text;
+    else stderr += out.text;
+  }
+  return { stdout, stderr };
 }
