@@ -60,11 +60,20 @@ function lineCount(text: string, t: Translate): string {
   return lines === 1 ? t('tool.summary.line') : t('tool.summary.lines', { count: String(lines) });
 }
 
+/**
+ * Counts by the call's input object, which the card state keeps as it is: a card scrolled back into view
+ * (turns are virtualized, so it mounts again) does not count a big edit again.
+ */
+const editCounts = new WeakMap<object, { added: number; removed: number }>();
+
 function editDetail(input: unknown, t: Translate): string | null {
   const before = inputText(input, 'old_string');
   const after = inputText(input, 'new_string');
   if (before === null || after === null) return null;
-  const { added, removed } = countChangedLines(before, after);
+  const key = input as object;
+  const known = editCounts.get(key);
+  const { added, removed } = known ?? countChangedLines(before, after);
+  if (!known) editCounts.set(key, { added, removed });
   const counts = `+${added} −${removed}`;
   return inputField(input, 'replace_all') === true ? t('tool.summary.everyOccurrence', { counts }) : counts;
 }
