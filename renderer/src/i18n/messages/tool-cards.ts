@@ -26,6 +26,8 @@ const en = {
   'tool.mcp.image': 'Image {number} from the tool',
   'tool.mcp.link': 'link',
   'tool.mcp.download': 'Download {name}',
+  'tool.mcp.plain':
+    'This result is long ({count} characters), so it is shown as plain text, not as Markdown.',
 };
 
 /** Every zh-CN string must exist, so a missing translation fails the type check. */
@@ -57,5 +59,6 @@ export const toolCardMessages: AreaMessages<keyof typeof en> = {
     'tool.mcp.image': '工具返回的图像 {number}',
     'tool.mcp.link': '链接',
     'tool.mcp.download': '下载 {name}',
+    'tool.mcp.plain': '此结果较长（{count} 个字符），以纯文本显示，未按 Markdown 排版。',
   },
 };
