@@ -26,6 +26,8 @@ const en = {
   'tool.mcp.image': 'Image {number} from the tool',
   'tool.mcp.link': 'link',
   'tool.mcp.download': 'Download {name}',
+  'part.loadFailed': 'This part of the window could not be loaded: {message}',
+  'part.reload': 'Reload',
   'tool.mcp.plain':
     'This result is long ({count} characters), so it is shown as plain text, not as Markdown.',
 };
@@ -59,6 +61,8 @@ export const toolCardMessages: AreaMessages<keyof typeof en> = {
     'tool.mcp.image': '工具返回的图像 {number}',
     'tool.mcp.link': '链接',
     'tool.mcp.download': '下载 {name}',
+    'part.loadFailed': '窗口的这一部分无法加载：{message}',
+    'part.reload': '重新加载',
     'tool.mcp.plain': '此结果较长（{count} 个字符），以纯文本显示，未按 Markdown 排版。',
   },
 };
