@@ -119,6 +119,17 @@ describe('Glob and Grep cards', () => {
     expect(none.querySelector('.file-list')).toBeNull();
   });
 
+  it('with no whole result stored, shows the preview as text and says it is only the preview', async () => {
+    const paths = Array.from({ length: 1000 }, (_, i) => `src/file-${i}.ts`).join('\n');
+    const preview = paths.slice(0, 2000);
+    openCard(endedCard('Glob', { pattern: '**/*.ts' }, { preview }), { result: null });
+    const section = await screen.findByRole('region', { name: 'Files' });
+    const note = await within(section).findByRole('note');
+    expect(note.textContent).toBe('The full result was not stored; this is its preview (2,000 characters).');
+    expect(within(section).queryByText(/^Files: /)).toBeNull();
+    expect(section.querySelector('.tool-card-pre')?.textContent).toContain('src/file-0.ts');
+  });
+
   it('a failed Grep shows its error first', async () => {
     const error = '"missing" does not exist.';
     openCard(

@@ -51,6 +51,7 @@ const en = {
   'tool.fullRetry': 'Try loading the full result again',
   'tool.fullLoading': 'Loading the full result…',
   'tool.fullError': 'Could not load the full result: {message}',
+  'tool.previewOnly': 'The full result was not stored; this is its preview ({count} characters).',
 
   'question.title': 'The agent asks',
   'question.waiting': 'Waiting for you',
@@ -136,6 +137,7 @@ export const conversationMessages: AreaMessages<keyof typeof en> = {
     'tool.fullRetry': '重新加载完整结果',
     'tool.fullLoading': '正在加载完整结果…',
     'tool.fullError': '无法加载完整结果：{message}',
+    'tool.previewOnly': '完整结果未保存；这是它的预览（{count} 个字符）。',
 
     'question.title': '智能体提问',
     'question.waiting': '等待你的回复',
