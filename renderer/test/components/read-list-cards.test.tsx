@@ -40,6 +40,18 @@ describe('Read card', () => {
     await waitFor(() => expect(copied).toEqual(['one\ntwo\nthree']));
   });
 
+  it("drops Read's [line cut] marker from the code and from Copy, and says which lines were cut", async () => {
+    const copied = stubClipboard();
+    const long = 'x'.repeat(2000);
+    // read.ts: a line over MAX_LINE_CHARS (2000) is cut and marked ` [line cut]`.
+    const lines = ['short [line cut] stays', `${long} [line cut]`, 'end'];
+    openCard(endedCard('Read', { path: 'data.txt' }), { result: numbered(1, lines) });
+    const section = await screen.findByRole('region', { name: 'Lines read' });
+    expect(await within(section).findByText('Line 2 was cut at 2,000 characters.')).toBeTruthy();
+    fireEvent.click(within(section).getByRole('button', { name: 'Copy the lines read' }));
+    await waitFor(() => expect(copied).toEqual([`short [line cut] stays\n${long}\nend`]));
+  });
+
   it('shows a sentence that is not numbered lines as it is (an empty file)', async () => {
     openCard(endedCard('Read', { path: 'empty.txt' }), { result: '"empty.txt" is empty.' });
     const section = await screen.findByRole('region', { name: 'Lines read' });
