@@ -210,7 +210,7 @@ describe('the execute_code card', () => {
     );
     const { container } = openCard(codeCard(), client);
     expect(await screen.findByRole('button', { name: 'Download art_pdf.pdf' })).toBeTruthy();
-    expect(container.querySelector('.code-card-file')?.textContent).toContain('application/pdf');
+    expect(container.querySelector('.code-card-file')?.textContent).toContain('application/pdf · 2 kB');
     const stderr = container.querySelector('[data-stream="stderr"]')!;
     expect(stderr.textContent).toContain('Error output (stderr)');
     expect(stderr.querySelector('.tool-card-pre--error')?.textContent).toContain('careful');
