@@ -87,18 +87,27 @@ function readRange(input: unknown, t: Translate): string | null {
   return typeof offset === 'number' ? t('tool.summary.from', { from: String(from) }) : null;
 }
 
+/** Comments that say nothing about the cell: an encoding line, a cell marker (`#%%`, `# In[3]:`), a linter's pragma. */
+const NOISE_COMMENT =
+  /^#\s*(-\*-.*-\*-|(vim?|ex):.*|%%.*|In\s*\[\d*\]:?|type:.*|noqa.*|pylint:.*|fmt:.*)$|^#.*coding[:=]/i;
+/** A comment this far into the cell says what a later part does, not the cell. */
+const PURPOSE_LINES = 5;
+
 /**
- * What a cell is for: its first comment (`# plot squares`), else its first line of code. A cell that is a
- * single expression or call reads well as it is.
+ * What a cell is for: a comment among its first lines (`# plot squares`), else its first line of code. A
+ * cell that is a single expression or call reads well as it is.
  */
 export function codePurpose(code: string): string {
-  const lines = code.split('\n').map((line) => line.trim());
-  const comment = lines.find((line) => line.startsWith('#') && !line.startsWith('#!'));
+  const lines = code
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#!') && !NOISE_COMMENT.test(line));
+  const comment = lines.slice(0, PURPOSE_LINES).find((line) => line.startsWith('#'));
   if (comment) {
     const text = comment.replace(/^#+\s*/, '');
     if (text !== '') return text;
   }
-  const first = lines.find((line) => line !== '' && !line.startsWith('#'));
+  const first = lines.find((line) => !line.startsWith('#'));
   return first ?? '';
 }
 
