@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseListResult } from '../../src/components/tool-cards/list-result';
 import { endedCard, openCard, stubClipboard } from '../support/file-cards';
 import '../support/lazy-bodies';
 
@@ -111,6 +112,25 @@ describe('Glob and Grep cards', () => {
     expect(await within(section).findByRole('button', { name: 'Copied' })).toBeTruthy();
     fireEvent.click(within(section).getByRole('button', { name: 'Copy all paths' }));
     await waitFor(() => expect(copied).toEqual(['test/b.ts', 'src/a.ts\ntest/b.ts']));
+  });
+
+  it('splits a match at the path Grep names, when the path holds :<digits>:', async () => {
+    const result = 'logs/2024-01-01T10:30:00.log:5:boom\nlogs/2024-01-01T10:30:00.log:9:a:1:b\nsrc/a.ts:1:x';
+    const files = [
+      { path: 'logs/2024-01-01T10:30:00.log', count: 2 },
+      { path: 'src/a.ts', count: 1 },
+    ];
+    openCard(endedCard('Grep', { pattern: 'boom' }, { meta: { files } }), { result });
+    const section = await screen.findByRole('region', { name: 'Matches' });
+    expect(await within(section).findByText('Matches: 3 · Files: 2')).toBeTruthy();
+    expect([...section.querySelectorAll('.file-list-path-text')].map((p) => p.textContent)).toEqual([
+      'logs/2024-01-01T10:30:00.log',
+      'src/a.ts',
+    ]);
+    // An older call (no meta) still splits at the shortest path.
+    expect(parseListResult('Grep', 'a.ts:3:x:4:y')).toMatchObject({
+      entries: [{ path: 'a.ts', matches: [{ line: 3, text: 'x:4:y' }] }],
+    });
   });
 
   it("lists Glob's paths, and says plainly when nothing matched", async () => {
