@@ -105,7 +105,9 @@ describe('Glob and Grep cards', () => {
       },
       { path: 'test/b.ts', matches: [['1', 'import { main } from "../src/a";']] },
     ]);
-    expect(within(section).getByText(/\[Showing the first 500 matches/).className).toBe('tool-card-note');
+    expect(within(section).getByText(/^Only the first 500 matches are listed/).className).toBe(
+      'tool-card-note',
+    );
 
     fireEvent.click(within(section).getByRole('button', { name: 'Copy path test/b.ts' }));
     await waitFor(() => expect(copied).toEqual(['test/b.ts']));
@@ -176,6 +178,21 @@ describe('Glob and Grep cards', () => {
     );
     const regions = await screen.findAllByRole('region');
     expect(regions.map((region) => region.getAttribute('aria-label'))).toEqual(['Error', 'Attempted']);
+  });
+
+  it("says the tools' notes and 'nothing found' in Chinese too", async () => {
+    const result = 'a.ts\nb.ts\n\n[Showing the 2 newest of 1234 files; use a narrower pattern or path.]';
+    openCard(endedCard('Glob', { pattern: '*.ts' }), { result }, 'zh-CN');
+    const section = await screen.findByRole('region', { name: '文件' });
+    expect(await within(section).findByText('只列出了 1,234 个文件中最新的 2 个。')).toBeTruthy();
+    cleanup();
+    openCard(endedCard('Grep', { pattern: 'nope' }), { result: 'No matches for /nope/ in src.' }, 'zh-CN');
+    const none = await screen.findByRole('region', { name: '匹配' });
+    expect(await within(none).findByText('在 src 中没有匹配 /nope/ 的内容。')).toBeTruthy();
+    cleanup();
+    // A note the card does not know stays as the tool wrote it.
+    openCard(endedCard('Glob', { pattern: '*' }), { result: 'a\n\n[Something new.]' }, 'zh-CN');
+    expect(await screen.findByText('[Something new.]')).toBeTruthy();
   });
 
   it('shows Chinese labels', async () => {

@@ -6,6 +6,7 @@ import { type CallBodyProps, resultComplete, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { CopyButton } from './CopyButton';
 import { FailedCall } from './ErrorSection';
+import { listNoteText } from './list-notes';
 import { grepFiles, type ListEntry, parseListResult } from './list-result';
 import { OutputText } from './OutputText';
 
@@ -65,7 +66,7 @@ export function ListBody({ card, result, retry }: CallBodyProps) {
     return (
       <CardSection label={label}>
         {list !== null ? (
-          <p className="tool-card-note">{list.text}</p>
+          <p className="tool-card-note">{listNoteText(list.text, t, formatNumber)}</p>
         ) : text === '' ? (
           <p className="tool-card-note">{finished ? t('tool.noOutput') : t('tool.waitingOutput')}</p>
         ) : (
@@ -104,7 +105,7 @@ export function ListBody({ card, result, retry }: CallBodyProps) {
       )}
       {notes.map((note) => (
         <p key={note} className="tool-card-note">
-          {note}
+          {listNoteText(note, t, formatNumber)}
         </p>
       ))}
     </CardSection>

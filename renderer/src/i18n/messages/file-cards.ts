@@ -43,6 +43,13 @@ const en = {
   'file.list.copyAll': 'Copy all paths',
   'file.list.line': 'Line {line}',
   'file.list.showMore': 'Show all ({count} more)',
+  'file.list.note.firstMatches':
+    'Only the first {count} matches are listed; narrow the pattern, path or glob.',
+  'file.list.note.newest': 'Only the {shown} newest of {total} files are listed.',
+  'file.list.note.unsearched': 'Some files could not be searched: {message}',
+  'file.list.none.grep': 'No matches for /{pattern}/ in {path}.',
+  'file.list.none.glob':
+    'No files match "{pattern}" in {path}. Files ignored by .gitignore and symbolic links are skipped.',
 };
 
 /** Every zh-CN string must exist, so a missing translation fails the type check. */
@@ -90,5 +97,11 @@ export const fileCardMessages: AreaMessages<keyof typeof en> = {
     'file.list.copyAll': '复制全部路径',
     'file.list.line': '第 {line} 行',
     'file.list.showMore': '全部显示（还有 {count} 项）',
+    'file.list.note.firstMatches': '只列出了前 {count} 个匹配；请缩小模式、路径或 glob 范围。',
+    'file.list.note.newest': '只列出了 {total} 个文件中最新的 {shown} 个。',
+    'file.list.note.unsearched': '有些文件无法搜索：{message}',
+    'file.list.none.grep': '在 {path} 中没有匹配 /{pattern}/ 的内容。',
+    'file.list.none.glob':
+      '在 {path} 中没有匹配 "{pattern}" 的文件。已跳过 .gitignore 忽略的文件和符号链接。',
   },
 };
