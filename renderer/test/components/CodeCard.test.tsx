@@ -265,6 +265,13 @@ describe('the execute_code card', () => {
     expect(container.textContent).not.toContain('"success"');
   });
 
+  it('says why a stopped cell stopped in Chinese too', async () => {
+    const stored = `${JSON.stringify(codeResult(), null, 1)}\nThe call timed out and was stopped with everything it started.`;
+    const { client } = fakeClient(stored);
+    openCard(codeCard({ status: 'failed', isError: true }), client, 'zh-CN');
+    expect((await screen.findByRole('note')).textContent).toBe('调用超时，已连同它启动的一切一起停止。');
+  });
+
   it('shows a result of another shape as text, the way other tools do', async () => {
     const { client } = fakeClient('Error: the kernel could not start; install ipykernel.');
     const { container } = openCard(codeCard({ status: 'failed', isError: true }), client);

@@ -12,6 +12,7 @@ import { CodeFiles } from './CodeFiles';
 import { type CodeResult, cellStreams, parseCodeResult } from './code-result';
 import { GenericBody } from './GenericBody';
 import { OutputText } from './OutputText';
+import { stopNoteText } from './stop-note';
 
 /**
  * execute_code: the code as Python, then what it did — stdout, stderr (marked), the last value, images and
@@ -91,7 +92,7 @@ function Notes({ result }: { result: CodeResult }) {
   if (!stateLost && !limit && !note) return null;
   return (
     <div className="code-card-notes" role="note">
-      {note && <p className="tool-card-facts">{note}</p>}
+      {note && <p className="tool-card-facts">{stopNoteText(note, t)}</p>}
       {limit && (
         <p className="tool-card-facts tool-card-facts--error">
           {t(`tool.code.limit.${limit.kind}`, {
