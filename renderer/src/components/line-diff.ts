@@ -8,7 +8,7 @@ export interface DiffLine {
  * Above this many cells (old lines × new lines between the common head and tail) the middle is shown as
  * all removed then all added: still every line, just not the shortest diff, and no frozen UI.
  */
-const MAX_LCS_CELLS = 4_000_000;
+export const MAX_LCS_CELLS = 4_000_000;
 
 function splitLines(text: string): string[] {
   return text === '' ? [] : text.split('\n');
@@ -53,8 +53,11 @@ function diffMiddle(before: string[], after: string[]): DiffLine[] {
   return lines;
 }
 
-/** Every line of both texts, in order, each marked kept, removed or added (a unified diff's body). */
-export function diffLines(oldText: string, newText: string): DiffLine[] {
+/** Both texts as lines, and how many lines they share at the start (head) and at the end (tail). */
+export function commonEnds(
+  oldText: string,
+  newText: string,
+): { before: string[]; after: string[]; head: number; tail: number } {
   // A final line break both sides share is no line of its own; one added or removed shows as an empty line.
   const shared = oldText.endsWith('\n') && newText.endsWith('\n');
   const before = splitLines(shared ? oldText.slice(0, -1) : oldText);
@@ -68,6 +71,12 @@ export function diffLines(oldText: string, newText: string): DiffLine[] {
     before[before.length - 1 - tail] === after[after.length - 1 - tail]
   )
     tail++;
+  return { before, after, head, tail };
+}
+
+/** Every line of both texts, in order, each marked kept, removed or added (a unified diff's body). */
+export function diffLines(oldText: string, newText: string): DiffLine[] {
+  const { before, after, head, tail } = commonEnds(oldText, newText);
   const same = (text: string): DiffLine => ({ kind: 'same', text });
   return [
     ...before.slice(0, head).map(same),

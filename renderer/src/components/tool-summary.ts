@@ -1,4 +1,5 @@
 /** Reading a tool call's arguments: one-line descriptions for tool cards, fields for approval cards. */
+import { boundedJson } from './bounded-json';
 
 const MAX_SUMMARY = 240;
 
@@ -31,27 +32,34 @@ export function execCommandLine(input: unknown): string | null {
 
 /** Newlines and runs of whitespace become one space; long lines end with an ellipsis. */
 export function oneLine(value: string, max = MAX_SUMMARY): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
+  // Only the start can show: a huge value is cut before the whitespace pass, which would read all of it.
+  const flat = (value.length > max * 4 ? value.slice(0, max * 4) : value).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** A value in a line of prose: strings as they are, anything else as compact JSON. */
-function readableValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+/** A value in a line of prose: strings as they are, anything else as compact JSON; at most `max` characters. */
+function readableValue(value: unknown, max: number): string {
+  if (typeof value === 'string') return value.length > max ? value.slice(0, max) : value;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return String(value);
+  return boundedJson(value, max);
 }
 
-/** An object's fields as `key: value, key: value` (never JSON braces); other inputs as their value. */
-export function readableArguments(input: unknown): string {
+/**
+ * An object's fields as `key: value, key: value` (never JSON braces); other inputs as their value. Only
+ * what a summary line can show is read: long values are cut and the fields stop at `max` characters.
+ */
+export function readableArguments(input: unknown, max = MAX_SUMMARY * 4): string {
   if (input === undefined || input === null) return '';
-  if (typeof input !== 'object' || Array.isArray(input)) return readableValue(input);
-  return Object.entries(input as Record<string, unknown>)
-    .map(([key, value]) => `${key}: ${readableValue(value)}`)
-    .join(', ');
+  if (typeof input !== 'object' || Array.isArray(input)) return readableValue(input, max);
+  const parts: string[] = [];
+  let size = 0;
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    if (size >= max) break;
+    const part = `${key}: ${readableValue(value, max)}`;
+    parts.push(part);
+    size += part.length + 2;
+  }
+  return parts.join(', ');
 }
 
 /** The argument that says what a call does: Bash's command, a file's path, a search pattern… */

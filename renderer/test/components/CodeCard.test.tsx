@@ -211,7 +211,7 @@ describe('the execute_code card', () => {
     );
     const { container } = openCard(codeCard(), client);
     expect(await screen.findByRole('button', { name: 'Download art_pdf.pdf' })).toBeTruthy();
-    expect(container.querySelector('.code-card-file')?.textContent).toContain('application/pdf');
+    expect(container.querySelector('.code-card-file')?.textContent).toContain('application/pdf · 2 kB');
     const stderr = container.querySelector('[data-stream="stderr"]')!;
     expect(stderr.textContent).toContain('Error output (stderr)');
     expect(stderr.querySelector('.tool-card-pre--error')?.textContent).toContain('careful');
@@ -238,6 +238,39 @@ describe('the execute_code card', () => {
     const note = await screen.findByRole('note');
     expect(note.textContent).toContain('运行 30 秒后被停止（内核已重启）');
     expect(note.textContent).toContain('内核已重启，变量已丢失');
+  });
+
+  it('lays out a stopped cell: the JSON object, then the line saying why it stopped', async () => {
+    // The text sidecar/src/tools/runtime/call-outcome.ts `stopped()` stores: the tool's content
+    // (kernel-result.ts: JSON.stringify(body, null, 1)), a newline, then the stop message.
+    const body = codeResult({
+      success: false,
+      stdout: 'started\n',
+      error: 'KeyboardInterrupt',
+      error_details: {
+        type: 'KeyboardInterrupt',
+        message: '',
+        line: 3,
+        column: null,
+        snippet: 'time.sleep(60)',
+      },
+    });
+    const stored = `${JSON.stringify(body, null, 1)}\nThe call was cancelled; everything it started was stopped.`;
+    expect(parseCodeResult(stored)?.note).toBe('The call was cancelled; everything it started was stopped.');
+    const { client } = fakeClient(stored);
+    const { container } = openCard(codeCard({ status: 'cancelled', isError: true }), client);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe('The call was cancelled; everything it started was stopped.');
+    expect(container.querySelector('[data-stream="stdout"]')?.textContent).toContain('started');
+    expect(container.querySelector('.code-card-error')?.textContent).toContain('KeyboardInterrupt');
+    expect(container.textContent).not.toContain('"success"');
+  });
+
+  it('says why a stopped cell stopped in Chinese too', async () => {
+    const stored = `${JSON.stringify(codeResult(), null, 1)}\nThe call timed out and was stopped with everything it started.`;
+    const { client } = fakeClient(stored);
+    openCard(codeCard({ status: 'failed', isError: true }), client, 'zh-CN');
+    expect((await screen.findByRole('note')).textContent).toBe('调用超时，已连同它启动的一切一起停止。');
   });
 
   it('shows a result of another shape as text, the way other tools do', async () => {

@@ -66,7 +66,7 @@ describe('collapseUnchanged', () => {
 describe('parseReadResult', () => {
   it('reads a note without a total (a file too large to count)', () => {
     const text = '     5\tx\n     6\ty\n\n[Showing lines 5-6; continue with offset=7.]';
-    expect(parseReadResult(text)).toEqual({ from: 5, to: 6, total: null, next: 7, code: 'x\ny' });
+    expect(parseReadResult(text)).toEqual({ from: 5, to: 6, total: null, next: 7, code: 'x\ny', cut: [] });
   });
 
   it('keeps a tab inside a line, and refuses text whose numbers do not follow', () => {

@@ -2,6 +2,7 @@
 import '../support/zh-CN';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseListResult } from '../../src/components/tool-cards/list-result';
 import { endedCard, openCard, stubClipboard } from '../support/file-cards';
 import '../support/lazy-bodies';
 
@@ -39,6 +40,18 @@ describe('Read card', () => {
     expect(section.querySelector('.read-gutter')?.textContent).toBe('1\n2\n3');
     fireEvent.click(within(section).getByRole('button', { name: 'Copy the lines read' }));
     await waitFor(() => expect(copied).toEqual(['one\ntwo\nthree']));
+  });
+
+  it("drops Read's [line cut] marker from the code and from Copy, and says which lines were cut", async () => {
+    const copied = stubClipboard();
+    const long = 'x'.repeat(2000);
+    // read.ts: a line over MAX_LINE_CHARS (2000) is cut and marked ` [line cut]`.
+    const lines = ['short [line cut] stays', `${long} [line cut]`, 'end'];
+    openCard(endedCard('Read', { path: 'data.txt' }), { result: numbered(1, lines) });
+    const section = await screen.findByRole('region', { name: 'Lines read' });
+    expect(await within(section).findByText('Line 2 was cut at 2,000 characters.')).toBeTruthy();
+    fireEvent.click(within(section).getByRole('button', { name: 'Copy the lines read' }));
+    await waitFor(() => expect(copied).toEqual([`short [line cut] stays\n${long}\nend`]));
   });
 
   it('shows a sentence that is not numbered lines as it is (an empty file)', async () => {
@@ -93,13 +106,34 @@ describe('Glob and Grep cards', () => {
       },
       { path: 'test/b.ts', matches: [['1', 'import { main } from "../src/a";']] },
     ]);
-    expect(within(section).getByText(/\[Showing the first 500 matches/).className).toBe('tool-card-note');
+    expect(within(section).getByText(/^Only the first 500 matches are listed/).className).toBe(
+      'tool-card-note',
+    );
 
     fireEvent.click(within(section).getByRole('button', { name: 'Copy path test/b.ts' }));
     await waitFor(() => expect(copied).toEqual(['test/b.ts']));
     expect(await within(section).findByRole('button', { name: 'Copied' })).toBeTruthy();
     fireEvent.click(within(section).getByRole('button', { name: 'Copy all paths' }));
     await waitFor(() => expect(copied).toEqual(['test/b.ts', 'src/a.ts\ntest/b.ts']));
+  });
+
+  it('splits a match at the path Grep names, when the path holds :<digits>:', async () => {
+    const result = 'logs/2024-01-01T10:30:00.log:5:boom\nlogs/2024-01-01T10:30:00.log:9:a:1:b\nsrc/a.ts:1:x';
+    const files = [
+      { path: 'logs/2024-01-01T10:30:00.log', count: 2 },
+      { path: 'src/a.ts', count: 1 },
+    ];
+    openCard(endedCard('Grep', { pattern: 'boom' }, { meta: { files } }), { result });
+    const section = await screen.findByRole('region', { name: 'Matches' });
+    expect(await within(section).findByText('Matches: 3 · Files: 2')).toBeTruthy();
+    expect([...section.querySelectorAll('.file-list-path-text')].map((p) => p.textContent)).toEqual([
+      'logs/2024-01-01T10:30:00.log',
+      'src/a.ts',
+    ]);
+    // An older call (no meta) still splits at the shortest path.
+    expect(parseListResult('Grep', 'a.ts:3:x:4:y')).toMatchObject({
+      entries: [{ path: 'a.ts', matches: [{ line: 3, text: 'x:4:y' }] }],
+    });
   });
 
   it("lists Glob's paths, and says plainly when nothing matched", async () => {
@@ -120,6 +154,17 @@ describe('Glob and Grep cards', () => {
     expect(none.querySelector('.file-list')).toBeNull();
   });
 
+  it('with no whole result stored, shows the preview as text and says it is only the preview', async () => {
+    const paths = Array.from({ length: 1000 }, (_, i) => `src/file-${i}.ts`).join('\n');
+    const preview = paths.slice(0, 2000);
+    openCard(endedCard('Glob', { pattern: '**/*.ts' }, { preview }), { result: null });
+    const section = await screen.findByRole('region', { name: 'Files' });
+    const note = await within(section).findByRole('note');
+    expect(note.textContent).toBe('The full result was not stored; this is its preview (2,000 characters).');
+    expect(within(section).queryByText(/^Files: /)).toBeNull();
+    expect(section.querySelector('.tool-card-pre')?.textContent).toContain('src/file-0.ts');
+  });
+
   it('a failed Grep shows its error first', async () => {
     const error = '"missing" does not exist.';
     openCard(
@@ -134,6 +179,21 @@ describe('Glob and Grep cards', () => {
     );
     const regions = await screen.findAllByRole('region');
     expect(regions.map((region) => region.getAttribute('aria-label'))).toEqual(['Error', 'Attempted']);
+  });
+
+  it("says the tools' notes and 'nothing found' in Chinese too", async () => {
+    const result = 'a.ts\nb.ts\n\n[Showing the 2 newest of 1234 files; use a narrower pattern or path.]';
+    openCard(endedCard('Glob', { pattern: '*.ts' }), { result }, 'zh-CN');
+    const section = await screen.findByRole('region', { name: '文件' });
+    expect(await within(section).findByText('只列出了 1,234 个文件中最新的 2 个。')).toBeTruthy();
+    cleanup();
+    openCard(endedCard('Grep', { pattern: 'nope' }), { result: 'No matches for /nope/ in src.' }, 'zh-CN');
+    const none = await screen.findByRole('region', { name: '匹配' });
+    expect(await within(none).findByText('在 src 中没有匹配 /nope/ 的内容。')).toBeTruthy();
+    cleanup();
+    // A note the card does not know stays as the tool wrote it.
+    openCard(endedCard('Glob', { pattern: '*' }), { result: 'a\n\n[Something new.]' }, 'zh-CN');
+    expect(await screen.findByText('[Something new.]')).toBeTruthy();
   });
 
   it('shows Chinese labels', async () => {

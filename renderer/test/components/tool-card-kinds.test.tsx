@@ -104,6 +104,15 @@ describe('summarizeCall', () => {
   it('names the purpose of a cell by its first comment, not a shebang', () => {
     expect(codePurpose('#!/usr/bin/env python\n#   load the data\nx = 1')).toBe('load the data');
     expect(codePurpose('#\nprint(1)')).toBe('print(1)');
+    // Encoding lines, cell markers and pragmas say nothing; a comment deep in the cell is about its part.
+    expect(codePurpose('# -*- coding: utf-8 -*-\n# train the model\nfit()')).toBe('train the model');
+    expect(codePurpose('#%%\n# In[3]:\nenc = x.encode(encoding="utf-8")')).toBe(
+      'enc = x.encode(encoding="utf-8")',
+    );
+    const late = ['import numpy as np', 'a = 1', 'b = 2', 'c = 3', 'd = 4', 'e = 5', '# TODO: tidy'].join(
+      '\n',
+    );
+    expect(codePurpose(late)).toBe('import numpy as np');
   });
 });
 

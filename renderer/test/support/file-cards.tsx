@@ -28,7 +28,8 @@ export function endedCard(
  */
 export function openCard(
   card: ToolCardState,
-  answers: { result: string; previous?: string },
+  /** `result: null`: no whole result is stored (its file is gone); the call keeps only its preview. */
+  answers: { result: string | null; previous?: string },
   locale: Locale = 'en',
 ): { requests: string[] } {
   const requests: string[] = [];
@@ -44,6 +45,7 @@ export function openCard(
           status: card.status === 'pending' ? 'running' : card.status,
           is_error: card.isError,
           meta: card.meta,
+          preview: card.preview,
         }),
         result: answers.result,
       };

@@ -36,3 +36,34 @@ describe.each([
     },
   );
 });
+
+// A path may hold `:<digits>:` (timestamped logs), so the text `path:line:text` cannot always be split;
+// the result names each file and its line count for the card.
+describe.each([
+  ['ripgrep', defaultRipgrep()],
+  ['built-in search', null],
+])('Grep names the files it matched in, with %s', (name, rgPath) => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await removeDir(dir);
+  });
+
+  it.skipIf((name === 'ripgrep' && rgPath === null) || process.platform === 'win32')(
+    'in order, with how many lines each has',
+    async () => {
+      const project = await makeTempDir();
+      dirs.push(project);
+      await fs.mkdir(path.join(project, 'logs'));
+      await fs.writeFile(path.join(project, 'logs', '2024-01-01T10:30:00.log'), 'boom\nok\nboom again\n');
+      await fs.writeFile(path.join(project, 'main.py'), 'raise boom\n');
+      const found = await runGrep({ pattern: 'boom' }, makeContext({ projectRoot: project }), rgPath);
+      expect(found.content.split('\n')[0]).toBe('logs/2024-01-01T10:30:00.log:1:boom');
+      expect(found.meta).toEqual({
+        files: [
+          { path: 'logs/2024-01-01T10:30:00.log', count: 2 },
+          { path: 'main.py', count: 1 },
+        ],
+      });
+    },
+  );
+});

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useI18n } from '../../i18n/i18n';
 import type { CallResult } from './use-call-result';
 
 /** A labelled part of a card's body (Command, Output, Arguments…). */
@@ -25,11 +25,21 @@ export function CardSection({
 
 /** While the whole result loads, or when it could not: a quiet line, and Retry after an error. */
 export function ResultLoadState({ result, retry }: { result: CallResult; retry(): void }) {
-  const t = useT();
+  const { t, formatNumber } = useI18n();
   if (result.state === 'loading') {
     return (
       <p className="tool-card-note" role="status">
         {t('tool.fullLoading')}
+      </p>
+    );
+  }
+  if (result.state === 'loaded') {
+    // No whole result is stored (its file is gone): the card shows the preview, and says so.
+    const preview = result.call.preview ?? '';
+    if (result.call.result !== null || preview === '') return null;
+    return (
+      <p className="tool-card-note" role="note">
+        {t('tool.previewOnly', { count: formatNumber(preview.length) })}
       </p>
     );
   }

@@ -11,18 +11,22 @@ const LAYOUTS: { layout: DiffLayout; key: 'file.diff.unified' | 'file.diff.split
   { layout: 'split', key: 'file.diff.split' },
 ];
 
+/** More rows than this are left out until asked for: each is a few DOM nodes, and 100k of them freeze the window. */
+export const MAX_DIFF_ROWS = 400;
+
 /**
  * The old text against the new as a diff, unified or side by side as the user last chose; long runs of
- * unchanged lines folded until asked for.
+ * unchanged lines folded until asked for, and only the first rows of a big diff.
  */
 export function ChangeDiff({ before, after }: { before: string; after: string }) {
   const { t, formatNumber } = useI18n();
   const layout = useDiffLayout();
   const [whole, setWhole] = useState(false);
+  const [all, setAll] = useState(false);
   const lines = useMemo(() => diffLines(before, after), [before, after]);
   const collapsed = useMemo(() => collapseUnchanged(lines), [lines]);
   const folds = collapsed.length < lines.length;
-  const shown = useMemo(
+  const rows = useMemo(
     (): DiffViewLine[] =>
       whole
         ? lines
@@ -33,6 +37,8 @@ export function ChangeDiff({ before, after }: { before: string; after: string })
           ),
     [whole, lines, collapsed, t, formatNumber],
   );
+  const cut = !all && rows.length > MAX_DIFF_ROWS;
+  const shown = useMemo(() => (cut ? rows.slice(0, MAX_DIFF_ROWS) : rows), [cut, rows]);
   const changed = lines.some((line) => line.kind !== 'same');
   return (
     <div className="change-diff">
@@ -58,6 +64,16 @@ export function ChangeDiff({ before, after }: { before: string; after: string })
         )}
       </div>
       {layout === 'split' ? <SideBySideDiff lines={shown} /> : <DiffView lines={shown} />}
+      {cut && (
+        <>
+          <p className="tool-card-note">
+            {t('file.diff.cut', { shown: formatNumber(MAX_DIFF_ROWS), count: formatNumber(rows.length) })}
+          </p>
+          <button type="button" className="conv-button tool-card-more" onClick={() => setAll(true)}>
+            {t('file.diff.showAll', { count: formatNumber(rows.length) })}
+          </button>
+        </>
+      )}
       {!changed && <p className="tool-card-note">{t('file.diff.same')}</p>}
     </div>
   );

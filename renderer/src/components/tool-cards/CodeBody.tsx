@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useI18n } from '../../i18n/i18n';
 import { CodeView } from '../CodeView';
+import { useStepCell } from '../code-mode/step-cell';
 import { isFinished } from '../tool-labels';
 import { inputText } from '../tool-summary';
 import { useDurationFormat } from '../use-elapsed';
@@ -8,9 +9,10 @@ import { type CallBodyProps, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { CodeError } from './CodeError';
 import { CodeFiles } from './CodeFiles';
-import { type CodeResult, parseCodeResult } from './code-result';
+import { type CodeResult, cellStreams, parseCodeResult } from './code-result';
 import { GenericBody } from './GenericBody';
 import { OutputText } from './OutputText';
+import { stopNoteText } from './stop-note';
 
 /**
  * execute_code: the code as Python, then what it did — stdout, stderr (marked), the last value, images and
@@ -23,6 +25,10 @@ export function CodeBody(props: CallBodyProps) {
   const code = inputText(card.input, 'code') ?? '';
   const text = resultText(card, result);
   const parsed = useMemo(() => (finished ? parseCodeResult(text) : null), [finished, text]);
+  // The tool journals a cell's output as kernel events, not `tool.output`: while it runs, its streams come
+  // from the kernel state of the open session (none outside one: then the card's own output, if any).
+  const cell = useStepCell(finished ? null : card.toolCallId);
+  const streams = useMemo(() => cellStreams(cell?.outputs ?? []), [cell]);
   // The whole result is on its way (an id to load it by); until then the code shows, and a quiet line.
   const coming = result.state === 'loading' || (result.state === 'idle' && card.toolCallId !== null);
   const waiting = finished && !parsed && coming;
@@ -39,10 +45,24 @@ export function CodeBody(props: CallBodyProps) {
       <>
         {codeSection}
         <CardSection key="output" label={t('tool.output')}>
-          {waiting ? null : card.output === '' ? (
+          {waiting ? null : streams.stdout === '' && streams.stderr === '' && card.output === '' ? (
             <p className="tool-card-note">{t('tool.waitingOutput')}</p>
-          ) : (
+          ) : streams.stdout === '' && streams.stderr === '' ? (
             <OutputText text={card.output} live />
+          ) : (
+            <>
+              {streams.stdout !== '' && (
+                <div className="code-card-stream" data-stream="stdout">
+                  <OutputText text={streams.stdout} live />
+                </div>
+              )}
+              {streams.stderr !== '' && (
+                <div className="code-card-stream code-card-stream--stderr" data-stream="stderr">
+                  <h5 className="code-card-stream-label">{t('tool.code.stderr')}</h5>
+                  <OutputText text={streams.stderr} live error />
+                </div>
+              )}
+            </>
           )}
           <ResultLoadState result={result} retry={retry} />
         </CardSection>
@@ -68,10 +88,11 @@ export function CodeBody(props: CallBodyProps) {
 function Notes({ result }: { result: CodeResult }) {
   const { t } = useI18n();
   const formatDuration = useDurationFormat();
-  const { stateLost, limit } = result;
-  if (!stateLost && !limit) return null;
+  const { stateLost, limit, note } = result;
+  if (!stateLost && !limit && !note) return null;
   return (
     <div className="code-card-notes" role="note">
+      {note && <p className="tool-card-facts">{stopNoteText(note, t)}</p>}
       {limit && (
         <p className="tool-card-facts tool-card-facts--error">
           {t(`tool.code.limit.${limit.kind}`, {

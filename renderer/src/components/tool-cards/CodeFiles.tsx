@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
+import { formatBytes } from '../../i18n/file-size';
 import { useI18n, useT } from '../../i18n/i18n';
 import { downloadBlob } from '../download-blob';
 import { type CodeFile, downloadName, fileView } from './code-result';
@@ -76,7 +77,7 @@ function CodeHtml({ client, file }: { client: CairnClient; file: CodeFile }) {
 
 /** Any other file (PDF, JSON, LaTeX, Markdown): its name and size, and a download fetched when asked. */
 function CodeDownload({ client, file }: { client: CairnClient; file: CodeFile }) {
-  const { t, formatNumber } = useI18n();
+  const { t, locale } = useI18n();
   const [error, setError] = useState<string | null>(null);
   const name = downloadName(file);
   const id = file.id;
@@ -92,7 +93,7 @@ function CodeDownload({ client, file }: { client: CairnClient; file: CodeFile })
     <li className="code-card-file">
       <span className="code-card-file-name">{name}</span>
       <span className="code-card-file-facts">
-        {file.mime} · {formatNumber(file.bytes)} B
+        {file.mime} · {formatBytes(locale, file.bytes)}
       </span>
       {id === null ? (
         <span className="tool-card-note">{t('tool.code.serverOnly', { path: file.path })}</span>

@@ -6,7 +6,8 @@ import { type CallBodyProps, resultComplete, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { CopyButton } from './CopyButton';
 import { FailedCall } from './ErrorSection';
-import { type ListEntry, parseListResult } from './list-result';
+import { listNoteText } from './list-notes';
+import { grepFiles, type ListEntry, parseListResult } from './list-result';
 import { OutputText } from './OutputText';
 
 /** Entries shown before "Show all": a thousand rows with buttons would make the card slow to open. */
@@ -53,17 +54,19 @@ export function ListBody({ card, result, retry }: CallBodyProps) {
   const finished = isFinished(card.status);
   const text = resultText(card, result);
   const tool = card.name === 'Glob' ? 'Glob' : 'Grep';
-  const list = useMemo(
-    () => (finished && !card.isError && resultComplete(card, result) ? parseListResult(tool, text) : null),
-    [finished, card, result, text, tool],
-  );
+  const list = useMemo(() => {
+    if (!finished || card.isError || !resultComplete(card, result)) return null;
+    // The live event drops a big meta; the loaded call has all of it.
+    const meta = result.state === 'loaded' ? result.call.meta : card.meta;
+    return parseListResult(tool, text, grepFiles(meta));
+  }, [finished, card, result, text, tool]);
   if (card.isError) return <FailedCall card={card} result={result} retry={retry} />;
   const label = tool === 'Glob' ? t('file.list.files') : t('file.list.matches');
   if (list === null || list.kind === 'none') {
     return (
       <CardSection label={label}>
         {list !== null ? (
-          <p className="tool-card-note">{list.text}</p>
+          <p className="tool-card-note">{listNoteText(list.text, t, formatNumber)}</p>
         ) : text === '' ? (
           <p className="tool-card-note">{finished ? t('tool.noOutput') : t('tool.waitingOutput')}</p>
         ) : (
@@ -102,7 +105,7 @@ export function ListBody({ card, result, retry }: CallBodyProps) {
       )}
       {notes.map((note) => (
         <p key={note} className="tool-card-note">
-          {note}
+          {listNoteText(note, t, formatNumber)}
         </p>
       ))}
     </CardSection>

@@ -32,7 +32,7 @@ export function McpAttachmentView({ attachment, index }: { attachment: McpAttach
   const name = attachmentFileName(attachment, index);
   return (
     <div className="mcp-attachment">
-      <span className="tool-card-badge">{attachment.type}</span>
+      <span className="tool-card-badge">{t(`tool.mcp.kind.${attachment.type}`)}</span>
       <code className="mcp-attachment-name">
         {attachment.type === 'resource' ? attachment.uri : (attachment.mimeType ?? '')}
       </code>

@@ -11,12 +11,15 @@ import { withoutSavedNote } from './mcp-attachments';
 import { OutputText } from './OutputText';
 import { useMcpAttachments } from './use-mcp-attachments';
 
+/** Above this many characters a result is not parsed as Markdown: 1 MB of it blocks the window for seconds. */
+export const MAX_MARKDOWN_CHARS = 100_000;
+
 /**
  * An MCP tool's call: which server and tool, its arguments as a form, its text result as Markdown, and the
  * images it returned inline (other content named, each with its download).
  */
 export function McpBody({ card, result, retry, client }: CallBodyProps) {
-  const { t } = useI18n();
+  const { t, formatNumber } = useI18n();
   const names = mcpNames(card.name);
   const finished = isFinished(card.status);
   const raw = resultText(card, result);
@@ -35,6 +38,11 @@ export function McpBody({ card, result, retry, client }: CallBodyProps) {
         )
       ) : text.trim() === '' ? (
         <p className="tool-card-note">{t('tool.noOutput')}</p>
+      ) : text.length > MAX_MARKDOWN_CHARS ? (
+        <>
+          <p className="tool-card-note">{t('tool.mcp.plain', { count: formatNumber(text.length) })}</p>
+          <OutputText text={text} live={false} error={card.isError} />
+        </>
       ) : (
         <div className={card.isError ? 'mcp-result mcp-result--error' : 'mcp-result'}>
           <MarkdownView text={text} />

@@ -9,7 +9,7 @@ import { CopyButton } from './CopyButton';
 import { FailedCall } from './ErrorSection';
 import { FilePathLine, inputPath } from './FilePathLine';
 import { OutputText } from './OutputText';
-import { parseReadResult, type ReadLines } from './read-result';
+import { parseReadResult, READ_LINE_LIMIT, type ReadLines } from './read-result';
 
 function rangeText(read: ReadLines, t: Translate, formatNumber: (n: number) => string): string {
   const from = formatNumber(read.from);
@@ -42,6 +42,14 @@ function ReadView({ read, path }: { read: ReadLines; path: string }) {
         </pre>
         <CodeView code={read.code} language={language} />
       </div>
+      {read.cut.length > 0 && (
+        <p className="tool-card-note">
+          {t(read.cut.length === 1 ? 'file.read.cutOne' : 'file.read.cut', {
+            lines: read.cut.map((line) => formatNumber(line)).join(', '),
+            limit: formatNumber(READ_LINE_LIMIT),
+          })}
+        </p>
+      )}
       {read.next !== null && (
         <p className="tool-card-note">{t('file.read.continues', { next: formatNumber(read.next) })}</p>
       )}

@@ -24,5 +24,6 @@ export function resultText(card: ToolCardState, result: CallResult): string {
 
 /** Whether the text is all there is (the whole result, or the live output), not a preview of more. */
 export function resultComplete(card: ToolCardState, result: CallResult): boolean {
-  return result.state === 'loaded' || !isFinished(card.status);
+  if (!isFinished(card.status)) return true;
+  return result.state === 'loaded' && result.call.result !== null;
 }

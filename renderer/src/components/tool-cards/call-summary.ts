@@ -60,11 +60,20 @@ function lineCount(text: string, t: Translate): string {
   return lines === 1 ? t('tool.summary.line') : t('tool.summary.lines', { count: String(lines) });
 }
 
+/**
+ * Counts by the call's input object, which the card state keeps as it is: a card scrolled back into view
+ * (turns are virtualized, so it mounts again) does not count a big edit again.
+ */
+const editCounts = new WeakMap<object, { added: number; removed: number }>();
+
 function editDetail(input: unknown, t: Translate): string | null {
   const before = inputText(input, 'old_string');
   const after = inputText(input, 'new_string');
   if (before === null || after === null) return null;
-  const { added, removed } = countChangedLines(before, after);
+  const key = input as object;
+  const known = editCounts.get(key);
+  const { added, removed } = known ?? countChangedLines(before, after);
+  if (!known) editCounts.set(key, { added, removed });
   const counts = `+${added} −${removed}`;
   return inputField(input, 'replace_all') === true ? t('tool.summary.everyOccurrence', { counts }) : counts;
 }
@@ -78,18 +87,27 @@ function readRange(input: unknown, t: Translate): string | null {
   return typeof offset === 'number' ? t('tool.summary.from', { from: String(from) }) : null;
 }
 
+/** Comments that say nothing about the cell: an encoding line, a cell marker (`#%%`, `# In[3]:`), a linter's pragma. */
+const NOISE_COMMENT =
+  /^#\s*(-\*-.*-\*-|(vim?|ex):.*|%%.*|In\s*\[\d*\]:?|type:.*|noqa.*|pylint:.*|fmt:.*)$|^#.*coding[:=]/i;
+/** A comment this far into the cell says what a later part does, not the cell. */
+const PURPOSE_LINES = 5;
+
 /**
- * What a cell is for: its first comment (`# plot squares`), else its first line of code. A cell that is a
- * single expression or call reads well as it is.
+ * What a cell is for: a comment among its first lines (`# plot squares`), else its first line of code. A
+ * cell that is a single expression or call reads well as it is.
  */
 export function codePurpose(code: string): string {
-  const lines = code.split('\n').map((line) => line.trim());
-  const comment = lines.find((line) => line.startsWith('#') && !line.startsWith('#!'));
+  const lines = code
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#!') && !NOISE_COMMENT.test(line));
+  const comment = lines.slice(0, PURPOSE_LINES).find((line) => line.startsWith('#'));
   if (comment) {
     const text = comment.replace(/^#+\s*/, '');
     if (text !== '') return text;
   }
-  const first = lines.find((line) => line !== '' && !line.startsWith('#'));
+  const first = lines.find((line) => !line.startsWith('#'));
   return first ?? '';
 }
 

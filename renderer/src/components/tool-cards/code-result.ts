@@ -2,6 +2,7 @@
 // checked field by field so a result of another shape (an old call, a cut preview) is told apart and shown
 // as text instead.
 import type { KernelErrorDetails } from '../../../../sidecar/src/protocol';
+import type { CellOutput } from '../../state/kernel-view';
 
 /**
  * The kernel's structured error as the tool's result carries it: the traceback joined into one text (and
@@ -31,6 +32,8 @@ export interface CodeResult {
   displays: string[];
   stateLost: string | null;
   limit: { kind: string; limitMs: number; action: string } | null;
+  /** Text after the JSON object: the line a stopped call gets (sidecar/src/tools/runtime/call-outcome.ts `stopped()`). */
+  note: string | null;
 }
 
 type Json = Record<string, unknown>;
@@ -78,14 +81,31 @@ function parseLimit(v: unknown): CodeResult['limit'] {
   return kind && limitMs !== null && action ? { kind, limitMs, action } : null;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The JSON object and any text after it. A cancelled, timed-out or interrupted call keeps what the tool
+ * returned and adds a line saying why it stopped, after the object's closing `}` line.
+ */
+function splitNote(text: string): { value: unknown; note: string | null } {
+  const whole = parseJson(text);
+  if (whole !== undefined) return { value: whole, note: null };
+  const end = text.lastIndexOf('\n}\n');
+  if (end < 0) return { value: undefined, note: null };
+  const value = parseJson(text.slice(0, end + 2));
+  const note = text.slice(end + 3).trim();
+  return { value, note: note === '' ? null : note };
+}
+
 /** The result, or null when the text is not execute_code's JSON object (then the card shows it as text). */
 export function parseCodeResult(text: string): CodeResult | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const { value, note } = splitNote(text);
   // The fields every execute_code result has; anything else is not ours to lay out.
   if (!isObject(value) || typeof value.success !== 'boolean') return null;
   if (typeof value.stdout !== 'string' || typeof value.stderr !== 'string' || !Array.isArray(value.files)) {
@@ -103,6 +123,7 @@ export function parseCodeResult(text: string): CodeResult | null {
     displays: Array.isArray(value.displays) ? value.displays.flatMap((d) => str(d) ?? []) : [],
     stateLost: str(value.state_lost),
     limit: parseLimit(value.limit),
+    note,
   };
 }
 
@@ -121,4 +142,16 @@ export function fileView(file: CodeFile): FileView {
 /** The file name a download gets: the saved file's own name (its id and extension). */
 export function downloadName(file: CodeFile): string {
   return file.path.split(/[\\/]/).pop() || 'output';
+}
+
+/** A running cell's stdout and stderr so far, each joined in the order it arrived. */
+export function cellStreams(outputs: readonly CellOutput[]): { stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  for (const out of outputs) {
+    if (out.kind !== 'stream') continue;
+    if (out.stream === 'stdout') stdout += out.text;
+    else stderr += out.text;
+  }
+  return { stdout, stderr };
 }

@@ -30,14 +30,44 @@ function splitNotes(text: string): { lines: string[]; notes: string[] } {
   return { lines: lines.slice(0, blank), notes: tail };
 }
 
+/** The files Grep matched in, in order, with their line counts (its meta); null for older calls. */
+export type GrepFiles = { path: string; count: number }[];
+
+export function grepFiles(meta: Record<string, unknown> | null | undefined): GrepFiles | null {
+  const files = meta?.files;
+  if (!Array.isArray(files)) return null;
+  const valid = files.every(
+    (f) =>
+      typeof f?.path === 'string' && typeof f?.count === 'number' && Number.isInteger(f.count) && f.count > 0,
+  );
+  return valid ? (files as GrepFiles) : null;
+}
+
+/** Each line's path as Grep's meta gives it, or null when the lines do not begin with those paths. */
+function knownPaths(lines: string[], files: GrepFiles): string[] | null {
+  const paths: string[] = [];
+  for (const file of files) for (let i = 0; i < file.count; i++) paths.push(file.path);
+  const content = lines.filter((line) => line !== '');
+  if (paths.length !== content.length) return null;
+  return content.every((line, i) => line.startsWith(`${paths[i]}:`)) ? paths : null;
+}
+
+const LINE_AND_TEXT = /^(\d+):(.*)$/s;
+
 /**
  * A Glob or Grep result as a list: Glob's paths each an entry; Grep's `path:line:text` lines grouped by
- * their path (the tool sorts them by path). Bracketed notes at the end are kept as notes.
+ * their path (the tool sorts them by path), split at the paths Grep names in its meta when it does (a
+ * path may hold `:10:`), else at the shortest path that fits. Bracketed notes at the end are kept as notes.
  */
-export function parseListResult(tool: 'Glob' | 'Grep', text: string): ListResult {
+export function parseListResult(
+  tool: 'Glob' | 'Grep',
+  text: string,
+  files: GrepFiles | null = null,
+): ListResult {
   if (/^No (files match|matches for) /.test(text)) return { kind: 'none', text };
   const { lines, notes } = splitNotes(text);
   const entries: ListEntry[] = [];
+  const paths = tool === 'Grep' && files ? knownPaths(lines, files) : null;
   let matchCount = 0;
   for (const line of lines) {
     if (line === '') continue;
@@ -45,7 +75,9 @@ export function parseListResult(tool: 'Glob' | 'Grep', text: string): ListResult
       entries.push({ path: line, matches: [] });
       continue;
     }
-    const match = MATCH.exec(line);
+    const known = paths?.[matchCount];
+    const rest = known === undefined ? null : LINE_AND_TEXT.exec(line.slice(known.length + 1));
+    const match = rest ? [line, known, rest[1], rest[2]] : MATCH.exec(line);
     const path = match?.[1] ?? line;
     const found: ListMatch = match
       ? { line: Number(match[2]), text: match[3] ?? '' }

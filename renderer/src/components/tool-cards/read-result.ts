@@ -8,9 +8,15 @@ export interface ReadLines {
   total: number | null;
   /** Where reading would go on, when Read stopped before the end. */
   next: number | null;
-  /** The lines as they are in the file, without their numbers. */
+  /** The lines as they are in the file, without their numbers (and without Read's `[line cut]` marker). */
   code: string;
+  /** The numbers of the lines Read cut at its line limit. */
+  cut: number[];
 }
+
+/** Read cuts a line longer than this and marks it (sidecar/src/tools/builtin/read.ts MAX_LINE_CHARS). */
+export const READ_LINE_LIMIT = 2000;
+const CUT_MARK = ' [line cut]';
 
 /** `cat -n` style lines as Read writes them: the number right-aligned in 6, a tab, the text. */
 const NUMBERED = /^ *(\d+)\t(.*)$/s;
@@ -34,6 +40,7 @@ export function parseReadResult(text: string): ReadLines | null {
   }
   if (lines.length === 0) return null;
   const code: string[] = [];
+  const cut: number[] = [];
   let from = 0;
   for (const [i, line] of lines.entries()) {
     const match = NUMBERED.exec(line);
@@ -41,7 +48,12 @@ export function parseReadResult(text: string): ReadLines | null {
     const number = Number(match[1]);
     if (i === 0) from = number;
     else if (number !== from + i) return null;
-    code.push(match[2] ?? '');
+    const body = match[2] ?? '';
+    // Only a line cut at the limit carries the marker; the same words in a shorter line are the file's.
+    if (body.length === READ_LINE_LIMIT + CUT_MARK.length && body.endsWith(CUT_MARK)) {
+      cut.push(number);
+      code.push(body.slice(0, READ_LINE_LIMIT));
+    } else code.push(body);
   }
-  return { from, to: from + code.length - 1, total, next, code: code.join('\n') };
+  return { from, to: from + code.length - 1, total, next, code: code.join('\n'), cut };
 }

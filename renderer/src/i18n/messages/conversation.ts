@@ -79,4 +79,5 @@ export const conversationMessages = {
   'question.answered': 'Answered: {answer}',
   'question.closed': 'No longer waiting for an answer',
   'question.error': 'Could not send the answer: {message}',
+  'tool.previewOnly': 'The full result was not stored; this is its preview ({count} characters).',
 };

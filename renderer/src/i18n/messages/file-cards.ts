@@ -37,4 +37,15 @@ export const fileCardMessages = {
   'file.list.copyAll': 'Copy all paths',
   'file.list.line': 'Line {line}',
   'file.list.showMore': 'Show all ({count} more)',
+  'file.diff.cut': 'Showing the first {shown} of {count} lines of the diff.',
+  'file.diff.showAll': 'Show all {count} lines',
+  'file.read.cutOne': 'Line {lines} was cut at {limit} characters.',
+  'file.read.cut': 'Lines {lines} were cut at {limit} characters.',
+  'file.list.note.firstMatches':
+    'Only the first {count} matches are listed; narrow the pattern, path or glob.',
+  'file.list.note.newest': 'Only the {shown} newest of {total} files are listed.',
+  'file.list.note.unsearched': 'Some files could not be searched: {message}',
+  'file.list.none.grep': 'No matches for /{pattern}/ in {path}.',
+  'file.list.none.glob':
+    'No files match "{pattern}" in {path}. Files ignored by .gitignore and symbolic links are skipped.',
 };

@@ -24,4 +24,16 @@ export const toolCardMessages = {
   'tool.mcp.image': 'Image {number} from the tool',
   'tool.mcp.link': 'link',
   'tool.mcp.download': 'Download {name}',
+  'tool.mcp.kind.image': 'image',
+  'tool.mcp.kind.audio': 'audio',
+  'tool.mcp.kind.resource': 'resource',
+  'tool.stop.timeout': 'The call timed out; it was stopped with everything it started.',
+  'tool.stop.parent': 'The call that started it ended, so it was cancelled with everything it started.',
+  'tool.stop.sessionClosed': 'Its session was deleted, so the call was cancelled with everything it started.',
+  'tool.stop.shutdown': 'Cairn stopped while this call ran; it was stopped with everything it started.',
+  'tool.stop.cancelled': 'The call was cancelled; everything it started was stopped.',
+  'part.loadFailed': 'This part of the window could not be loaded: {message}',
+  'part.reload': 'Reload',
+  'tool.mcp.plain':
+    'This result is long ({count} characters), so it is shown as plain text, not as Markdown.',
 };

@@ -93,11 +93,26 @@ export async function runGrep(
   }
   if (found.warning) notes.push(`[Some files could not be searched: ${found.warning}]`);
   const body = found.lines.join('\n');
-  return { content: notes.length > 0 ? `${body}\n\n${notes.join('\n')}` : body };
+  const content = notes.length > 0 ? `${body}\n\n${notes.join('\n')}` : body;
+  // The files and how many lines each has, in order: the text alone cannot always say where a path ends
+  // (`logs/10:30:00.log:5:x`), so the card splits each line at the path given here.
+  return { content, meta: { files: fileCounts(found.paths.slice(0, found.lines.length)) } };
+}
+
+function fileCounts(paths: string[]): { path: string; count: number }[] {
+  const files: { path: string; count: number }[] = [];
+  for (const file of paths) {
+    const last = files.at(-1);
+    if (last && last.path === file) last.count++;
+    else files.push({ path: file, count: 1 });
+  }
+  return files;
 }
 
 interface Found {
   lines: string[];
+  /** The path of each line's file, as the line begins with it. */
+  paths: string[];
   more: boolean;
   warning?: string;
 }
@@ -172,6 +187,7 @@ async function searchWithRipgrep(
   // ripgrep lets a --glob match override .gitignore; drop such files so both searches agree.
   const rules = isDir ? await gitignoreRules(root, target) : null;
   const lines: string[] = [];
+  const paths: string[] = [];
   for (const line of raw) {
     const nul = line.indexOf('\0');
     if (nul === -1) continue;
@@ -179,8 +195,13 @@ async function searchWithRipgrep(
     if (rules && (await rules.ignores(path.resolve(root, file), false))) continue;
     // CRLF files: ripgrep keeps the \r; the built-in search drops it. Match it.
     lines.push(`${file}:${line.slice(nul + 1).replace(/\r$/, '')}`);
+    paths.push(file);
   }
-  const base = { lines: lines.slice(0, MAX_GREP_MATCHES), more: stopped || lines.length > MAX_GREP_MATCHES };
+  const base = {
+    lines: lines.slice(0, MAX_GREP_MATCHES),
+    paths: paths.slice(0, MAX_GREP_MATCHES),
+    more: stopped || lines.length > MAX_GREP_MATCHES,
+  };
   if (stopped || result.exitCode === 0 || result.exitCode === 1) return base;
   const stderr = result.stderr.trim();
   if (lines.length === 0) throw new ToolError(`ripgrep failed: ${stderr || `exit code ${result.exitCode}`}`);
@@ -214,6 +235,7 @@ async function searchBuiltIn(
   rels.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
   const lines: string[] = [];
+  const paths: string[] = [];
   for (const { file, rel } of rels) {
     signal.throwIfAborted();
     const stats = await fs.lstat(file).catch(() => null);
@@ -227,12 +249,13 @@ async function searchBuiltIn(
       if (i === text.length - 1 && line === '') break; // After the final newline: not a line.
       if (line.endsWith('\r')) line = line.slice(0, -1);
       if (!regex.test(line)) continue;
-      if (lines.length === MAX_GREP_MATCHES) return { lines, more: true };
+      if (lines.length === MAX_GREP_MATCHES) return { lines, paths, more: true };
       const shown = line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) + LONG_LINE_NOTE : line;
       lines.push(`${rel}:${i + 1}:${shown}`);
+      paths.push(rel);
     }
   }
-  return { lines, more: false };
+  return { lines, paths, more: false };
 }
 
 /** A JS RegExp for a ripgrep-style pattern; a leading `(?i)` (which JS lacks) becomes the `i` flag. */

@@ -82,4 +82,5 @@ export const conversationMessages: Translation<typeof en> = {
   'question.answered': '已回答：{answer}',
   'question.closed': '已不再等待回答',
   'question.error': '无法发送回答：{message}',
+  'tool.previewOnly': '完整结果未保存；这是它的预览（{count} 个字符）。',
 };

@@ -40,4 +40,13 @@ export const fileCardMessages: Translation<typeof en> = {
   'file.list.copyAll': '复制全部路径',
   'file.list.line': '第 {line} 行',
   'file.list.showMore': '全部显示（还有 {count} 项）',
+  'file.diff.cut': '仅显示差异的前 {shown} 行（共 {count} 行）。',
+  'file.diff.showAll': '显示全部 {count} 行',
+  'file.read.cutOne': '第 {lines} 行超过 {limit} 个字符，已截断。',
+  'file.read.cut': '第 {lines} 行超过 {limit} 个字符，已截断。',
+  'file.list.note.firstMatches': '只列出了前 {count} 个匹配；请缩小模式、路径或 glob 范围。',
+  'file.list.note.newest': '只列出了 {total} 个文件中最新的 {shown} 个。',
+  'file.list.note.unsearched': '有些文件无法搜索：{message}',
+  'file.list.none.grep': '在 {path} 中没有匹配 /{pattern}/ 的内容。',
+  'file.list.none.glob': '在 {path} 中没有匹配 "{pattern}" 的文件。已跳过 .gitignore 忽略的文件和符号链接。',
 };
