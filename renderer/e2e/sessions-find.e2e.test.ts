@@ -21,14 +21,22 @@ const SECOND_REPLY = 'The harbour is small and sheltered.';
 const suite = browserSuite({ timeoutMs: TEST_TIMEOUT });
 const reply = (text: string): ScriptedReply => ({ content: [{ type: 'text', text }] });
 
+const turns = (page: Page) => page.locator('article.turn');
+
+/**
+ * Sends a prompt and waits for its turn to end, not only for its answer to show: Enter does nothing while
+ * a turn runs, and the answer's text can show a moment before the turn's end is applied.
+ */
 async function send(page: Page, prompt: string, answer: string) {
+  const before = await turns(page).count();
   const composer = page.getByLabel('Message');
   await composer.fill(prompt);
   await composer.press('Enter');
   await page.getByText(answer).waitFor({ timeout: UI_WAIT });
+  await expect
+    .poll(() => turns(page).nth(before).getAttribute('data-status'), { timeout: UI_WAIT })
+    .toBe('completed');
 }
-
-const turns = (page: Page) => page.locator('article.turn');
 const sessionCount = () => suite.ui.server.core.store.sessions.list().length;
 
 describe('find, branch, export and import', () => {
