@@ -13,9 +13,10 @@ export function replacedTextFile(dir: string, toolCallId: string): string {
 }
 
 /**
- * The text of a file about to be replaced, or null when it is not worth a diff: too large, binary (a NUL
- * byte), not valid UTF-8, or no longer a regular file inside the project (a link or a pipe swapped in since
- * it was checked is never followed or waited on), or a file the project's .gitignore excludes. Read before the write; nothing is kept if the write fails.
+ * The text of a file about to be replaced, or null when it is not worth a diff or must not be kept: too
+ * large, binary (a NUL byte), not valid UTF-8, excluded by the project's .gitignore, or no longer a regular
+ * file inside the project (a link or a pipe swapped in since it was checked is never followed or waited
+ * on). Read before the write; nothing is kept if the write fails.
  */
 export async function readReplacedText(file: string, projectRoot: string): Promise<string | null> {
   // What the project's .gitignore keeps out (a .env, say) is never copied into Cairn's data, as for snapshots.

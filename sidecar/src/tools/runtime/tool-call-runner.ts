@@ -403,6 +403,7 @@ export class ToolCallRunner {
 }
 
 const PREVIEW_CHARS = 2000;
+const EVENT_PREVIEW_CHARS = 500;
 /** A call's meta goes into its tool.finished event only this small: loaded tools choose their own meta. */
 const EVENT_META_MAX_CHARS = 2000;
 
@@ -411,4 +412,3 @@ export function metaForEvent(meta: Record<string, unknown> | null): Record<strin
   if (meta === null) return null;
   return JSON.stringify(meta).length <= EVENT_META_MAX_CHARS ? meta : null;
 }
-const EVENT_PREVIEW_CHARS = 500;
