@@ -12,25 +12,10 @@ import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
 import '../support/lazy-bodies';
+import { codeResult } from '../support/code-result';
 import { storedToolCall } from '../support/tool-calls';
 
 const CODE = '# plot squares\nxs = [1, 2, 3]\nys = [x * x for x in xs]\nprint(ys[5])\nys';
-
-/** A result as sidecar/src/tools/builtin/kernel-result.ts writes it. */
-function codeResult(patch: Record<string, unknown> = {}) {
-  return {
-    success: true,
-    stdout: '',
-    stderr: '',
-    return_value: null,
-    error: null,
-    error_details: null,
-    execution_time_ms: 12,
-    files: [],
-    kernel: 'default',
-    ...patch,
-  };
-}
 
 const FAILED = codeResult({
   success: false,

@@ -6,6 +6,7 @@ import { ToolCard } from '../../src/components/ToolCard';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import '../support/lazy-bodies';
+import { codeResult } from '../support/code-result';
 import { storedToolCall } from '../support/tool-calls';
 
 /**
@@ -15,16 +16,11 @@ import { storedToolCall } from '../support/tool-calls';
  * the creator's policy; checked in Chromium 156). A `data:` URL opens with an opaque origin instead.
  */
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("https://evil.example/")</script></svg>';
-const RESULT = JSON.stringify({
-  success: true,
-  stdout: '',
-  stderr: '',
-  return_value: null,
-  error: null,
-  error_details: null,
-  execution_time_ms: 1,
-  files: [{ id: 'art_svg1', path: '/a/art_svg1.svg', mime: 'image/svg+xml', bytes: SVG.length }],
-});
+const RESULT = JSON.stringify(
+  codeResult({
+    files: [{ id: 'art_svg1', path: '/a/art_svg1.svg', mime: 'image/svg+xml', bytes: SVG.length }],
+  }),
+);
 
 function client() {
   const fakeFetch: typeof fetch = async (input) => {
