@@ -116,6 +116,8 @@ describe.skipIf(!HAS_MATPLOTLIB_PYTHON)('the execute_code card', () => {
 
     // The failed cell: its error before its code, the failing line marked with the carets under it.
     await open(failing);
+    // The code shows while the whole result loads; the error section arrives with it.
+    await failing.locator('.code-card-error-type').waitFor({ timeout: UI_WAIT });
     const sections = failing.locator('.tool-card-section');
     expect(await sections.first().getAttribute('aria-label')).toBe('Error');
     expect(await failing.locator('.code-card-error-type').textContent()).toBe('ZeroDivisionError');
