@@ -1,10 +1,23 @@
 import { defineConfig } from 'vitest/config';
 import pkg from './package.json' with { type: 'json' };
+import { PREACT_ALIASES } from './renderer/vite.config.ts';
 
 export default defineConfig({
   // As renderer/vite.config.ts does for the build, so tests that import App see the real version.
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  resolve: {
+    alias: [
+      // Testing Library's ES build (its CommonJS one would require react-dom itself).
+      {
+        find: /^@testing-library\/react$/,
+        replacement: '@testing-library/react/dist/@testing-library/react.esm.js',
+      },
+      ...PREACT_ALIASES,
+    ],
+  },
   test: {
+    // Packages that import React, transformed so that they get Preact as the build does.
+    server: { deps: { inline: [/@testing-library\/react/, /@tanstack\/react-virtual/, /react-markdown/] } },
     include: [
       'sidecar/test/**/*.test.ts',
       'scripts/**/*.test.ts',

@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useT } from '../i18n/i18n';
+import { focusOnMount } from './focus-on-mount';
 
 /** A small modal that asks before something cannot be undone. */
 export function ConfirmDialog(props: {
@@ -15,8 +16,6 @@ export function ConfirmDialog(props: {
   cancelLabel?: string;
 }) {
   const t = useT();
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancelRef.current?.focus(), []);
   return (
     <div className="modal-backdrop">
       <div
@@ -29,7 +28,7 @@ export function ConfirmDialog(props: {
         <p>{props.message}</p>
         {props.children}
         <div className="modal-actions">
-          <button type="button" ref={cancelRef} onClick={props.onCancel}>
+          <button type="button" ref={focusOnMount} onClick={props.onCancel}>
             {props.cancelLabel ?? t('common.cancel')}
           </button>
           <button type="button" className="danger-button" onClick={props.onConfirm} disabled={props.busy}>

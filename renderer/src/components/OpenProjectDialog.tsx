@@ -3,6 +3,7 @@ import type { CairnClient } from '../../../sidecar/src/client';
 import type { Project } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { messageOf } from '../state/session-controller';
+import { focusOnMount } from './focus-on-mount';
 
 /**
  * Opens a project: the native folder picker when the desktop app runs its own sidecar; otherwise a path
@@ -67,8 +68,7 @@ export function OpenProjectDialog(props: {
                 onChange={(e) => setPath(e.target.value)}
                 className="mono"
                 placeholder="/home/me/my-project"
-                // biome-ignore lint/a11y/noAutofocus: the dialog exists to take this path
-                autoFocus
+                ref={focusOnMount}
               />
             </label>
             <p className="muted">

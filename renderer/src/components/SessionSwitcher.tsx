@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
+import { focusOnMount } from './focus-on-mount';
 
 /** Ctrl/Cmd+K: filter sessions by title or project and jump to one with the keyboard. */
 export function SessionSwitcher(props: {
@@ -24,8 +25,7 @@ export function SessionSwitcher(props: {
           aria-label={t('switcher.title')}
           placeholder={t('switcher.placeholder')}
           value={query}
-          // biome-ignore lint/a11y/noAutofocus: the switcher is opened to type into
-          autoFocus
+          ref={focusOnMount}
           onChange={(e) => {
             setQuery(e.target.value);
             setActive(0);

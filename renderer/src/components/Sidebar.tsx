@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
+import { focusOnMount } from './focus-on-mount';
 import { ImportFileInput } from './sessions/ImportFileInput';
 
 interface SidebarProps {
@@ -47,8 +48,7 @@ export function Sidebar(props: SidebarProps) {
             name="title"
             aria-label={t('sidebar.renameSession')}
             defaultValue={session.title}
-            // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
-            autoFocus
+            ref={focusOnMount}
             onBlur={() => setRenaming(null)}
             onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
           />

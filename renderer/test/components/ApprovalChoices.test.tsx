@@ -104,7 +104,7 @@ describe('an approval card with permission info', () => {
     );
     expect(onAnswer).not.toHaveBeenCalled();
 
-    fireEvent.change(pattern, { target: { value: '  npm run *  ' } });
+    fireEvent.input(pattern, { target: { value: '  npm run *  ' } });
     fireEvent.click(within(editor).getByRole('button', { name: 'Save and allow' }));
     expect(onAnswer).toHaveBeenCalledWith({ answer: 'allow', remember: 'project', pattern: 'npm run *' });
     await waitFor(() =>
@@ -116,7 +116,7 @@ describe('an approval card with permission info', () => {
     const onAnswer = renderCard(approval());
     fireEvent.click(button('Always deny…'));
     const editor = screen.getByRole('form', { name: 'Always deny Bash' });
-    fireEvent.change(within(editor).getByRole('textbox', { name: 'Pattern' }), { target: { value: ' ' } });
+    fireEvent.input(within(editor).getByRole('textbox', { name: 'Pattern' }), { target: { value: ' ' } });
     fireEvent.click(within(editor).getByRole('radio', { name: 'Everywhere' }));
     fireEvent.click(within(editor).getByRole('button', { name: 'Save and deny' }));
     expect(onAnswer).toHaveBeenCalledWith({ answer: 'deny', remember: 'global', pattern: null });

@@ -350,7 +350,7 @@ describe('the background tasks section', () => {
     const box = within(screen.getByRole('region', { name: 'Waiting for you' })).getByRole('textbox', {
       name: 'Your answer',
     });
-    fireEvent.change(box, { target: { value: '8080' } });
+    fireEvent.input(box, { target: { value: '8080' } });
     fireEvent.submit(box.closest('form')!);
     await waitFor(() => expect(answers).toEqual([{ id: 'q7', body: { answer: '8080' } }]));
     source.emit({ type: 'question.answered', turn_id: 't1', question_id: 'q7', answer: '8080' });

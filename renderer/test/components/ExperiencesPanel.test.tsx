@@ -115,7 +115,7 @@ describe('the experiences panel', () => {
     const form = within(screen.getByRole('form', { name: 'New experience' }));
     fireEvent.click(form.getByRole('button', { name: 'Add' }));
     expect(form.getByRole('alert').textContent).toBe('Write the experience first.');
-    fireEvent.change(form.getByLabelText('New experience'), {
+    fireEvent.input(form.getByLabelText('New experience'), {
       target: { value: '  tests run with npm test  ' },
     });
     fireEvent.change(form.getByLabelText('Scope'), { target: { value: 'project' } });
@@ -136,7 +136,7 @@ describe('the experiences panel', () => {
     await waitFor(() => expect(texts()).toEqual(['fact a', 'fact bb']));
 
     fireEvent.click(within(row('fact a')).getByRole('button', { name: 'Edit' }));
-    fireEvent.change(screen.getByLabelText('Experience text'), { target: { value: 'fact a, corrected' } });
+    fireEvent.input(screen.getByLabelText('Experience text'), { target: { value: 'fact a, corrected' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(texts()).toEqual(['fact a, corrected', 'fact bb']));
 
@@ -166,7 +166,7 @@ describe('the experiences panel', () => {
     fireEvent.click(within(row('fact a')).getByRole('button', { name: 'Edit' }));
     const box = screen.getByLabelText('Experience text');
     expect(document.activeElement).toBe(box);
-    fireEvent.change(box, { target: { value: 'never mind' } });
+    fireEvent.input(box, { target: { value: 'never mind' } });
     fireEvent.keyDown(box, { key: 'Escape' });
     expect(screen.queryByLabelText('Experience text')).toBeNull();
     expect(texts()).toEqual(['fact a']);
@@ -195,7 +195,7 @@ describe('the experiences panel', () => {
     await waitFor(() => expect(texts()).toEqual(['fact a']));
     server.list.splice(0); // another window deleted it
     fireEvent.click(within(row('fact a')).getByRole('button', { name: 'Edit' }));
-    fireEvent.change(screen.getByLabelText('Experience text'), { target: { value: 'my careful edit' } });
+    fireEvent.input(screen.getByLabelText('Experience text'), { target: { value: 'my careful edit' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Experience not found.');
     expect((screen.getByLabelText('Experience text') as HTMLTextAreaElement).value).toBe('my careful edit');

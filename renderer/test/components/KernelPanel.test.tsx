@@ -164,7 +164,7 @@ describe('the kernel panel', () => {
     const { calls, source } = await mount({ history: [] });
     expect(screen.getByText('No kernel has run yet. Run a cell below to start one.')).toBeTruthy();
     const editor = screen.getByLabelText('Code to run in default') as HTMLTextAreaElement;
-    fireEvent.change(editor, { target: { value: 'x = 41\nx + 1' } });
+    fireEvent.input(editor, { target: { value: 'x = 41\nx + 1' } });
     fireEvent.keyDown(editor, { key: 'Enter', ctrlKey: true });
     await waitFor(() => expect(calls.some((c) => c.url.endsWith('/kernels/default/execute'))).toBe(true));
     const execute = calls.find((c) => c.url.endsWith('/execute'))!;
@@ -231,7 +231,7 @@ describe('the kernel panel', () => {
     expect(screen.getByText('Password:')).toBeTruthy();
     const field = screen.getByLabelText('Input for the running cell') as HTMLInputElement;
     expect(field.type).toBe('password');
-    fireEvent.change(field, { target: { value: 'hunter2' } });
+    fireEvent.input(field, { target: { value: 'hunter2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(calls.some((c) => c.url.endsWith('/input'))).toBe(true));
     expect(calls.find((c) => c.url.endsWith('/input'))!.body).toEqual({

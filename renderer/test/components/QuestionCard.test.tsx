@@ -315,7 +315,7 @@ describe('QuestionCard — questions', () => {
     const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion(), onAnswer);
     expect(button('Answer').disabled).toBe(true);
-    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '  5173 ' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '  5173 ' } });
     expect(button('Answer').disabled).toBe(false);
     await act(async () => {
       fireEvent.click(button('Answer'));
@@ -327,7 +327,7 @@ describe('QuestionCard — questions', () => {
     const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion({ options: null }), onAnswer);
     const input = screen.getByRole('textbox', { name: 'Your answer' });
-    fireEvent.change(input, { target: { value: 'Use 4000' } });
+    fireEvent.input(input, { target: { value: 'Use 4000' } });
     await act(async () => {
       fireEvent.submit(input.closest('form')!);
     });
@@ -338,7 +338,7 @@ describe('QuestionCard — questions', () => {
   it('does not send an empty answer', () => {
     const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(makeQuestion(), onAnswer);
-    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '   ' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: '   ' } });
     fireEvent.submit(screen.getByRole('textbox', { name: 'Your answer' }).closest('form')!);
     expect(onAnswer).not.toHaveBeenCalled();
   });

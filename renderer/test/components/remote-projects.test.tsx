@@ -74,7 +74,7 @@ describe('OpenProjectDialog', () => {
         'Projects are folders on cairn.example.com, the machine that runs the Cairn server, not on this computer.',
       ),
     ).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Folder path on cairn.example.com'), {
+    fireEvent.input(screen.getByLabelText('Folder path on cairn.example.com'), {
       target: { value: '/srv/work/repo' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));

@@ -67,7 +67,7 @@ describe('search', () => {
     key('F', { shiftKey: true });
     const dialog = await screen.findByRole('dialog', { name: 'Search' });
     const input = within(dialog).getByRole('combobox', { name: 'Search' });
-    fireEvent.change(input, { target: { value: '  needle ' } });
+    fireEvent.input(input, { target: { value: '  needle ' } });
     const options = await within(dialog).findAllByRole('option');
     expect(seen.filter((r) => r.path.startsWith('/api/search')).map((r) => r.path)).toEqual([
       '/api/search?q=needle&limit=20',
@@ -132,7 +132,7 @@ describe('search', () => {
       'This project',
       'All sessions',
     ]);
-    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Search' }), { target: { value: 'word' } });
+    fireEvent.input(within(dialog).getByRole('combobox', { name: 'Search' }), { target: { value: 'word' } });
     await within(dialog).findByText('page 1', { exact: false });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Load more' }));
     await within(dialog).findByText('page 2', { exact: false });

@@ -68,8 +68,8 @@ describe('Settings → Backend', () => {
 
     // Not http(s), or with credentials in it (which would otherwise be dropped without a word).
     for (const url of ['ftp://cairn.example.com', 'https://me:secret@cairn.example.com']) {
-      fireEvent.change(urlField(), { target: { value: url } });
-      fireEvent.change(tokenField(), { target: { value: 'tok' } });
+      fireEvent.input(urlField(), { target: { value: url } });
+      fireEvent.input(tokenField(), { target: { value: 'tok' } });
       connect();
       expect(section.getByText('Enter the server’s full address, starting with https://.')).toBeTruthy();
     }
@@ -82,8 +82,8 @@ describe('Settings → Backend', () => {
     bridge!.setRemoteBackend.mockRejectedValueOnce(
       new Error(`Use https:// for a server that is not on this computer (token ${token} not stored).`),
     );
-    fireEvent.change(urlField(), { target: { value: 'http://cairn.example.com/' } });
-    fireEvent.change(tokenField(), { target: { value: token } });
+    fireEvent.input(urlField(), { target: { value: 'http://cairn.example.com/' } });
+    fireEvent.input(tokenField(), { target: { value: token } });
     connect();
 
     expect(bridge!.setRemoteBackend).toHaveBeenCalledExactlyOnceWith({
@@ -107,8 +107,8 @@ describe('Settings → Backend', () => {
         "Error invoking remote method 'cairn:set-remote-backend': Error: The server at https://cairn.example.com did not answer like Cairn.",
       ),
     );
-    fireEvent.change(urlField(), { target: { value: 'https://cairn.example.com' } });
-    fireEvent.change(tokenField(), { target: { value: 'tok' } });
+    fireEvent.input(urlField(), { target: { value: 'https://cairn.example.com' } });
+    fireEvent.input(tokenField(), { target: { value: 'tok' } });
     connect();
     const alert = await within(backendSection()).findByRole('alert');
     expect(alert.textContent).toBe(
@@ -118,8 +118,8 @@ describe('Settings → Backend', () => {
 
   it('stays busy after the host accepted (it reloads the window)', async () => {
     const { bridge } = setup({ info: LOCAL_INFO });
-    fireEvent.change(urlField(), { target: { value: 'https://cairn.example.com' } });
-    fireEvent.change(tokenField(), { target: { value: 'tok' } });
+    fireEvent.input(urlField(), { target: { value: 'https://cairn.example.com' } });
+    fireEvent.input(tokenField(), { target: { value: 'tok' } });
     connect();
     await waitFor(() => expect(bridge!.setRemoteBackend).toHaveBeenCalled());
     expect(within(backendSection()).getByRole('button', { name: 'Switching…' })).toBeTruthy();

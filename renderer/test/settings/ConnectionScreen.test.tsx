@@ -50,9 +50,8 @@ function setup(initialUrl = URL_) {
 }
 
 function fill(token: string, url?: string) {
-  if (url !== undefined)
-    fireEvent.change(screen.getByLabelText('Server address'), { target: { value: url } });
-  fireEvent.change(screen.getByLabelText('Access token'), { target: { value: token } });
+  if (url !== undefined) fireEvent.input(screen.getByLabelText('Server address'), { target: { value: url } });
+  fireEvent.input(screen.getByLabelText('Access token'), { target: { value: token } });
 }
 
 const outcome = async () => {
@@ -177,7 +176,7 @@ describe('ConnectionScreen', () => {
 
   it('moves a token pasted with the address into the token field', () => {
     const { url, token } = setup('');
-    fireEvent.change(url, { target: { value: `${URL_}/#token=${TOKEN}` } });
+    fireEvent.input(url, { target: { value: `${URL_}/#token=${TOKEN}` } });
     expect(url.value).toBe(URL_);
     expect(token.value).toBe(TOKEN);
     expect(screen.getByText('The token in the address was moved to the token field.')).toBeTruthy();

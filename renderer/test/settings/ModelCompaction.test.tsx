@@ -39,8 +39,8 @@ async function openAddForm() {
   await screen.findByRole('heading', { name: 'Model A', level: 3 });
   fireEvent.click(screen.getByRole('button', { name: 'Add model' }));
   const f = within(screen.getByRole('form', { name: 'Add a model' }));
-  fireEvent.change(f.getByLabelText('Name'), { target: { value: 'Work' } });
-  fireEvent.change(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
+  fireEvent.input(f.getByLabelText('Name'), { target: { value: 'Work' } });
+  fireEvent.input(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
   return f;
 }
 
@@ -60,7 +60,7 @@ describe('a model’s automatic compaction', () => {
     const threshold = f.getByLabelText(THRESHOLD) as HTMLInputElement;
     expect((f.getByLabelText(AUTO) as HTMLInputElement).checked).toBe(true);
     expect(threshold.value).toBe('80');
-    fireEvent.change(threshold, { target: { value: '65' } });
+    fireEvent.input(threshold, { target: { value: '65' } });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
 
     await screen.findByRole('heading', { name: 'Work', level: 3 });
@@ -88,7 +88,7 @@ describe('a model’s automatic compaction', () => {
     let f = within(screen.getByRole('form', { name: 'Edit “Model A”' }));
     expect((f.getByLabelText(AUTO) as HTMLInputElement).checked).toBe(true);
     expect((f.getByLabelText(THRESHOLD) as HTMLInputElement).value).toBe('70');
-    fireEvent.change(f.getByLabelText(THRESHOLD), { target: { value: '90%' } });
+    fireEvent.input(f.getByLabelText(THRESHOLD), { target: { value: '90%' } });
     fireEvent.click(f.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(within(modelItem('Model A')).getByText('Compacts at 90%')).toBeTruthy());
 
@@ -114,7 +114,7 @@ describe('a model’s automatic compaction', () => {
     const f = await openAddForm();
     const threshold = f.getByLabelText(THRESHOLD) as HTMLInputElement;
     for (const value of ['0', '0.5', '101', '150', 'eighty', '', '-5']) {
-      fireEvent.change(threshold, { target: { value } });
+      fireEvent.input(threshold, { target: { value } });
       fireEvent.click(f.getByRole('button', { name: 'Add model' }));
       expect(f.getByText(INVALID), value).toBeTruthy();
       expect(threshold.getAttribute('aria-invalid'), value).toBe('true');

@@ -67,7 +67,7 @@ describe('a model’s prices', () => {
       '0.3',
       '',
     ]);
-    fireEvent.change(f.getByLabelText('Name'), { target: { value: 'Renamed' } });
+    fireEvent.input(f.getByLabelText('Name'), { target: { value: 'Renamed' } });
     fireEvent.click(f.getByRole('button', { name: 'Save changes' }));
     await screen.findByRole('heading', { name: 'Renamed', level: 3 });
     const [patch] = bodies(server, 'PATCH') as Record<string, unknown>[];
@@ -78,9 +78,9 @@ describe('a model’s prices', () => {
   it('sends a changed price, and null for one emptied', async () => {
     const server = setup();
     const f = await editForm();
-    fireEvent.change(f.getByLabelText('Output'), { target: { value: '$12.5' } });
-    fireEvent.change(f.getByLabelText('Cache read'), { target: { value: '  ' } });
-    fireEvent.change(f.getByLabelText('Cache write'), { target: { value: '3.75' } });
+    fireEvent.input(f.getByLabelText('Output'), { target: { value: '$12.5' } });
+    fireEvent.input(f.getByLabelText('Cache read'), { target: { value: '  ' } });
+    fireEvent.input(f.getByLabelText('Cache write'), { target: { value: '3.75' } });
     fireEvent.click(f.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(bodies(server, 'PATCH')).toHaveLength(1));
     const [patch] = bodies(server, 'PATCH') as Record<string, unknown>[];
@@ -96,22 +96,22 @@ describe('a model’s prices', () => {
     await screen.findByRole('heading', { name: 'Model A', level: 3 });
     fireEvent.click(screen.getByRole('button', { name: 'Add model' }));
     const f = within(screen.getByRole('form', { name: 'Add a model' }));
-    fireEvent.change(f.getByLabelText('Name'), { target: { value: 'Work' } });
-    fireEvent.change(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
+    fireEvent.input(f.getByLabelText('Name'), { target: { value: 'Work' } });
+    fireEvent.input(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
     const input = f.getByLabelText('Input') as HTMLInputElement;
     for (const bad of ['-1', 'three', '1e3', '1,5']) {
-      fireEvent.change(input, { target: { value: bad } });
+      fireEvent.input(input, { target: { value: bad } });
       fireEvent.click(f.getByRole('button', { name: 'Add model' }));
       expect(f.getByText(INVALID), bad).toBeTruthy();
       expect(input.getAttribute('aria-invalid'), bad).toBe('true');
       expect(document.activeElement, bad).toBe(input);
     }
-    fireEvent.change(input, { target: { value: '200000' } });
+    fireEvent.input(input, { target: { value: '200000' } });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
     expect(f.getByText('Enter at most 100,000.')).toBeTruthy();
     expect(bodies(server, 'POST')).toEqual([]);
 
-    fireEvent.change(input, { target: { value: '0' } });
+    fireEvent.input(input, { target: { value: '0' } });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
     await screen.findByRole('heading', { name: 'Work', level: 3 });
     const [created] = bodies(server, 'POST') as Record<string, unknown>[];

@@ -53,7 +53,7 @@ describe('Settings → Permissions: rules', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));
     const form = screen.getByRole('form', { name: 'Add a rule' });
     expect((within(form).getByLabelText('Tool') as HTMLInputElement).value).toBe('Bash');
-    fireEvent.change(within(form).getByLabelText('Pattern (optional)'), { target: { value: 'bad[' } });
+    fireEvent.input(within(form).getByLabelText('Pattern (optional)'), { target: { value: 'bad[' } });
     fireEvent.change(within(form).getByLabelText('Action'), { target: { value: 'deny' } });
     fireEvent.change(within(form).getByLabelText('Applies to'), { target: { value: 'p1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save rule' }));
@@ -62,7 +62,7 @@ describe('Settings → Permissions: rules', () => {
     );
     expect(within(form).getByLabelText('Pattern (optional)').getAttribute('aria-invalid')).toBe('true');
 
-    fireEvent.change(within(form).getByLabelText('Pattern (optional)'), { target: { value: ' rm -rf * ' } });
+    fireEvent.input(within(form).getByLabelText('Pattern (optional)'), { target: { value: ' rm -rf * ' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save rule' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Add a rule' })).toBeNull());
     expect(sent(server, 'POST').at(-1)).toEqual({
@@ -77,7 +77,7 @@ describe('Settings → Permissions: rules', () => {
     await screen.findByText(/No rules yet/);
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));
     const form = screen.getByRole('form', { name: 'Add a rule' });
-    fireEvent.change(within(form).getByLabelText('Tool'), { target: { value: 'Read' } });
+    fireEvent.input(within(form).getByLabelText('Tool'), { target: { value: 'Read' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save rule' }));
     await waitFor(() => expect(rows()).toEqual([['Read', 'any input', 'Allow', 'Everywhere']]));
     expect(sent(server, 'POST')[0]?.body).toEqual({
@@ -95,7 +95,7 @@ describe('Settings → Permissions: rules', () => {
     const form = screen.getByRole('form', { name: 'Edit the rule Write src/**' });
     expect(within(form).queryByLabelText('Applies to')).toBeNull();
     expect((within(form).getByLabelText('Pattern (optional)') as HTMLInputElement).value).toBe('src/**');
-    fireEvent.change(within(form).getByLabelText('Pattern (optional)'), { target: { value: 'docs/**' } });
+    fireEvent.input(within(form).getByLabelText('Pattern (optional)'), { target: { value: 'docs/**' } });
     fireEvent.change(within(form).getByLabelText('Action'), { target: { value: 'allow' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save rule' }));
     await waitFor(() => expect(rows()[1]).toEqual(['Write', 'docs/**', 'Allow', 'Project repo-a']));
@@ -123,7 +123,7 @@ describe('Settings → Permissions: test a call', () => {
       },
     });
     const box = await screen.findByRole('form', { name: 'Test a call' });
-    fireEvent.change(within(box).getByLabelText('Command'), { target: { value: 'npm run test -- --watch' } });
+    fireEvent.input(within(box).getByLabelText('Command'), { target: { value: 'npm run test -- --watch' } });
     fireEvent.change(within(box).getByLabelText('Project'), { target: { value: 'p1' } });
     fireEvent.change(within(box).getByLabelText('Approval mode when no rule decides'), {
       target: { value: 'auto_edits' },
@@ -148,7 +148,7 @@ describe('Settings → Permissions: test a call', () => {
     ]);
 
     fireEvent.change(within(box).getByLabelText('Tool'), { target: { value: 'Write' } });
-    fireEvent.change(within(box).getByLabelText('Path'), { target: { value: 'src/a.ts' } });
+    fireEvent.input(within(box).getByLabelText('Path'), { target: { value: 'src/a.ts' } });
     fireEvent.click(within(box).getByRole('button', { name: 'Test' }));
     await waitFor(() => expect(sent(server, 'POST')).toHaveLength(2));
     expect(sent(server, 'POST')[1]?.body).toMatchObject({ tool: 'Write', input: { path: 'src/a.ts' } });
@@ -157,7 +157,7 @@ describe('Settings → Permissions: test a call', () => {
   it('says when the mode decided', async () => {
     setup();
     const box = await screen.findByRole('form', { name: 'Test a call' });
-    fireEvent.change(within(box).getByLabelText('Command'), { target: { value: 'make' } });
+    fireEvent.input(within(box).getByLabelText('Command'), { target: { value: 'make' } });
     fireEvent.click(within(box).getByRole('button', { name: 'Test' }));
     expect((await within(box).findByRole('status')).textContent).toContain(
       'No rule matched: the approval mode decided.',

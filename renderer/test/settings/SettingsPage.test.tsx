@@ -75,8 +75,8 @@ describe('SettingsPage models', () => {
     const f = within(form);
     expect((f.getByLabelText('Context window (tokens)') as HTMLInputElement).value).toBe('200000');
     expect((f.getByLabelText('Max output tokens') as HTMLInputElement).value).toBe('8192');
-    fireEvent.change(f.getByLabelText('Name'), { target: { value: 'Work' } });
-    fireEvent.change(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
+    fireEvent.input(f.getByLabelText('Name'), { target: { value: 'Work' } });
+    fireEvent.input(f.getByLabelText('Model ID'), { target: { value: 'claude-opus-4-1' } });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
 
     await screen.findByRole('heading', { name: 'Work', level: 3 });
@@ -106,10 +106,10 @@ describe('SettingsPage models', () => {
     await screen.findByRole('heading', { name: 'Model A', level: 3 });
     fireEvent.click(screen.getByRole('button', { name: 'Add model' }));
     const f = within(screen.getByRole('form', { name: 'Add a model' }));
-    fireEvent.change(f.getByLabelText('Model ID'), { target: { value: 'claude' } });
-    fireEvent.change(f.getByLabelText('Base URL (optional)'), { target: { value: 'ftp://example.com' } });
-    fireEvent.change(f.getByLabelText('Context window (tokens)'), { target: { value: 'lots' } });
-    fireEvent.change(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
+    fireEvent.input(f.getByLabelText('Model ID'), { target: { value: 'claude' } });
+    fireEvent.input(f.getByLabelText('Base URL (optional)'), { target: { value: 'ftp://example.com' } });
+    fireEvent.input(f.getByLabelText('Context window (tokens)'), { target: { value: 'lots' } });
+    fireEvent.input(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
       target: { value: '500' },
     });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
@@ -128,10 +128,10 @@ describe('SettingsPage models', () => {
     expect(calls(server, 'POST')).toEqual([]);
 
     // A budget at or above max output tokens is refused too.
-    fireEvent.change(name, { target: { value: 'X' } });
-    fireEvent.change(f.getByLabelText('Base URL (optional)'), { target: { value: '' } });
-    fireEvent.change(f.getByLabelText('Context window (tokens)'), { target: { value: '200,000' } });
-    fireEvent.change(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
+    fireEvent.input(name, { target: { value: 'X' } });
+    fireEvent.input(f.getByLabelText('Base URL (optional)'), { target: { value: '' } });
+    fireEvent.input(f.getByLabelText('Context window (tokens)'), { target: { value: '200,000' } });
+    fireEvent.input(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
       target: { value: '9000' },
     });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
@@ -144,8 +144,8 @@ describe('SettingsPage models', () => {
     await screen.findByRole('heading', { name: 'Model A', level: 3 });
     fireEvent.click(screen.getByRole('button', { name: 'Add model' }));
     const f = within(screen.getByRole('form', { name: 'Add a model' }));
-    fireEvent.change(f.getByLabelText('Name'), { target: { value: 'X' } });
-    fireEvent.change(f.getByLabelText('Model ID'), { target: { value: 'y' } });
+    fireEvent.input(f.getByLabelText('Name'), { target: { value: 'X' } });
+    fireEvent.input(f.getByLabelText('Model ID'), { target: { value: 'y' } });
     fireEvent.click(f.getByRole('button', { name: 'Add model' }));
     expect((await f.findByRole('alert')).textContent).toBe(
       'The server did not accept this: base_url must be an http(s) URL',
@@ -165,8 +165,8 @@ describe('SettingsPage models', () => {
     expect((f.getByLabelText('Extended-thinking budget (optional, tokens)') as HTMLInputElement).value).toBe(
       '2048',
     );
-    fireEvent.change(f.getByLabelText('Base URL (optional)'), { target: { value: '' } });
-    fireEvent.change(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
+    fireEvent.input(f.getByLabelText('Base URL (optional)'), { target: { value: '' } });
+    fireEvent.input(f.getByLabelText('Extended-thinking budget (optional, tokens)'), {
       target: { value: '' },
     });
     fireEvent.click(f.getByRole('button', { name: 'Save changes' }));
@@ -230,7 +230,7 @@ describe('SettingsPage API key', () => {
     expect(input.getAttribute('autocomplete')).toBe('off');
     expect(input.value).toBe('');
 
-    fireEvent.change(input, { target: { value: SECRET } });
+    fireEvent.input(input, { target: { value: SECRET } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the API key for Model B' }));
     expect(input.value).toBe('');
 
@@ -269,7 +269,7 @@ describe('SettingsPage API key', () => {
     setup({ keyError: { status: 503, code: 'keychain_unavailable', message } });
     await screen.findByRole('heading', { name: 'Model B', level: 3 });
     const input = screen.getByLabelText('API key for Model B') as HTMLInputElement;
-    fireEvent.change(input, { target: { value: SECRET } });
+    fireEvent.input(input, { target: { value: SECRET } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the API key for Model B' }));
 
     const alert = await within(modelItem('Model B')).findByRole('alert');

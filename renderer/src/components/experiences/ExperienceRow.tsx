@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Experience, ExperienceScope } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { ConfirmDialog } from '../ConfirmDialog';
+import { focusOnMount } from '../focus-on-mount';
 
 /** One experience: its text, scope and author, edited in place, moved between scopes, or deleted. */
 export function ExperienceRow(props: {
@@ -33,8 +34,7 @@ export function ExperienceRow(props: {
           aria-label={t('experiences.textLabel')}
           value={draft}
           rows={3}
-          // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text
-          autoFocus
+          ref={focusOnMount}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             // Esc leaves the edit (and is not the composer's "cancel the turn").

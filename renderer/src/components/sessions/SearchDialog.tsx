@@ -3,6 +3,7 @@ import type { CairnClient } from '../../../../sidecar/src/client';
 import type { SearchHit } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
 import { type SearchScope, useSearch } from '../../state/use-search';
+import { focusOnMount } from '../focus-on-mount';
 import { splitByRanges } from './match-ranges';
 
 export type SearchScopeKind = SearchScope['kind'];
@@ -88,8 +89,7 @@ export function SearchDialog(props: {
             placeholder={t('search.placeholder')}
             value={text}
             spellCheck={false}
-            // biome-ignore lint/a11y/noAutofocus: the dialog is opened to type into
-            autoFocus
+            ref={focusOnMount}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
