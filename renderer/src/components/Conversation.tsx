@@ -136,7 +136,9 @@ export function Conversation(props: {
 
   const forkTasks = useMemo(() => new Map(snapshot.forks.map((f) => [f.fork_id, f.task])), [snapshot.forks]);
 
-  const context = useContextInfo(props.client, props.session.id, snapshot.loading ? null : controller);
+  const context = useContextInfo(props.client, props.session.id, snapshot.loading ? null : controller, {
+    units: false,
+  });
   const compaction = useCompactNow(props.client, props.session.id, context.reload);
   // Where the side panel's context section was last asked to open: its overview, or one version.
   const [contextRequest, setContextRequest] = useState<ContextRequest | null>(null);
@@ -342,6 +344,7 @@ export function Conversation(props: {
                 <ContextPanel
                   client={props.client}
                   sessionId={props.session.id}
+                  events={controller}
                   info={context.value}
                   infoError={context.error}
                   compaction={compaction}

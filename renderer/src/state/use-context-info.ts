@@ -25,12 +25,24 @@ const REFRESH_DELAY_MS = 250;
 
 /**
  * The session's context (GET …/context), read again whenever something changed its size. Read first once
- * `events` is given: the conversation passes it when its turns have loaded, so this answer (it lists every
- * unit of a long session's context) is parsed after the turns are shown, not before.
+ * `events` is given: the conversation passes it when its turns have loaded, so it is parsed after the
+ * turns are shown. `units: false` reads the size alone: the meter's need, where the units of a long
+ * session (thousands) would cost a parse on every change; the side panel's context section asks for them.
  */
-export function useContextInfo(client: CairnClient, sessionId: string, events: EventSource | null) {
+export function useContextInfo(
+  client: CairnClient,
+  sessionId: string,
+  events: EventSource | null,
+  options: { units: boolean },
+) {
   const started = events !== null;
-  const state = useAsync(started ? () => client.context(sessionId) : null, [client, sessionId, started]);
+  const { units } = options;
+  const state = useAsync(started ? () => client.context(sessionId, { units }) : null, [
+    client,
+    sessionId,
+    started,
+    units,
+  ]);
   const { reload } = state;
   useEffect(() => {
     if (!events) return;

@@ -9,6 +9,8 @@ import { ContextPanel } from '../../src/components/context/ContextPanel';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { compactionFromVersion } from '../../src/state/compaction-item';
 import { useCompactNow } from '../../src/state/use-compact-now';
+import { eventMaker } from '../support/journal-events';
+import { liveSource } from '../support/live-source';
 
 // The session's context in the UI: the header's meter, the context view (units, compact now, versions,
 // one version read only) and a compaction's card, against a sidecar stand-in at the fetch level.
@@ -84,6 +86,9 @@ function fakeSidecar(options: { compact?: 'ok' | 'busy' | 'slow' } = {}) {
     const json = (value: unknown, status = 200) =>
       new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
     const path = url.pathname;
+    // The units only when asked for (the meter's read leaves them out).
+    if (path === '/api/sessions/s1/context')
+      return json(url.searchParams.get('units') === 'false' ? { ...info(), units: [] } : info());
     if (path === '/api/sessions/s1/context/versions') return json({ versions: [v1, v2] });
     if (path === '/api/sessions/s1/context/versions/1') {
       // 45 messages: the newest 40 first, then the 5 before them.
@@ -157,7 +162,8 @@ function Section(props: { client: CairnClient; onChanged(): void; version?: numb
     <ContextPanel
       client={props.client}
       sessionId="s1"
-      info={info()}
+      events={source}
+      info={{ ...info(), units: [] }}
       infoError={null}
       compaction={compaction}
       turnRunning={false}
@@ -167,6 +173,7 @@ function Section(props: { client: CairnClient; onChanged(): void; version?: numb
 }
 
 const section = () => document.querySelector('.context-panel') as HTMLDetailsElement;
+const source = liveSource(eventMaker('s1'));
 
 describe('the context section of the side panel', () => {
   const open = (server: ReturnType<typeof fakeSidecar>, extra: { version?: number } = {}) => {
@@ -180,7 +187,8 @@ describe('the context section of the side panel', () => {
   };
 
   it('lists the units with their sizes and the versions', async () => {
-    open(fakeSidecar());
+    const server = fakeSidecar();
+    open(server);
     const dialog = section();
     // Asked to open (by the meter), it opens.
     expect(dialog.open).toBe(true);
@@ -188,6 +196,10 @@ describe('the context section of the side panel', () => {
       'Version 1 · 61,500 of 96,000 tokens (estimated) in the next request',
     );
     expect(dialog.textContent).toContain('Compacts automatically at 76,800 (80% of the usable window)');
+    // The meter's read had no units: the open section reads them itself.
+    await waitFor(() => expect(dialog.querySelectorAll('.context-unit')).toHaveLength(3));
+    expect(server.requests.filter((r) => r.path.startsWith('/api/sessions/s1/context?'))).toEqual([]);
+    expect(server.requests.some((r) => r.path === '/api/sessions/s1/context')).toBe(true);
     const units = dialog.querySelectorAll('.context-unit');
     expect([...units].map((u) => u.getAttribute('data-ref'))).toEqual(['m1', 'r2', 'm3']);
     expect(units[1]!.textContent).toContain('tool result');

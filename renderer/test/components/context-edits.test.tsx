@@ -69,11 +69,12 @@ const idle: CompactNow = {
 };
 
 function Panel(props: { client: CairnClient; source: ReturnType<typeof liveSource>; readOnly?: boolean }) {
-  const context = useContextInfo(props.client, 's1', props.source);
+  const context = useContextInfo(props.client, 's1', props.source, { units: false });
   return (
     <ContextPanel
       client={props.client}
       sessionId="s1"
+      events={props.source}
       info={context.value}
       infoError={context.error}
       compaction={idle}

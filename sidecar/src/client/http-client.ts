@@ -224,9 +224,13 @@ export class CairnClient {
   testPermission = (input: Partial<TestPermissionRequest> & Pick<TestPermissionRequest, 'tool' | 'input'>) =>
     this.request('POST', '/api/permission-rules/test', PermissionDecision, input);
 
-  /** The next request's size against the usable window, and its units. */
-  context = (sessionId: string) =>
-    this.request('GET', `/api/sessions/${enc(sessionId)}/context`, ContextInfo);
+  /** The next request's size against the usable window, and its units (none with `units: false`). */
+  context = (sessionId: string, options: { units?: boolean } = {}) =>
+    this.request(
+      'GET',
+      `/api/sessions/${enc(sessionId)}/context${options.units === false ? '?units=false' : ''}`,
+      ContextInfo,
+    );
   contextVersions = async (sessionId: string) =>
     (await this.request('GET', `/api/sessions/${enc(sessionId)}/context/versions`, ContextVersionList))
       .versions;

@@ -63,6 +63,15 @@ export const ListSessionsQuery = z.object({
 });
 export type ListSessionsQuery = z.infer<typeof ListSessionsQuery>;
 
+export const ContextInfoQuery = z.object({
+  /** `false`: the size alone, with `units` empty (what a meter needs; a long session has thousands). */
+  units: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v !== 'false'),
+});
+export type ContextInfoQuery = z.infer<typeof ContextInfoQuery>;
+
 export const StartTurnRequest = z.object({
   prompt: z.string().min(1, 'prompt is required'),
   request_id: z.string().min(1, 'request_id is required').max(200),

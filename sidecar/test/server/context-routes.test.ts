@@ -58,6 +58,13 @@ describe('a session’s context over the API', () => {
     // Before the first request the system prompt and tools are not counted yet: the label says estimated.
     expect(body.estimated_tokens).toBeGreaterThanOrEqual(body.units.reduce((sum, u) => sum + u.tokens, 0));
     expect((await h.api<ErrorBody>('GET', '/api/sessions/nope/context')).status).toBe(404);
+
+    // The size alone, for a meter: the same figures, no units.
+    const sizeOnly = (await h.api<ContextInfo>('GET', `/api/sessions/${sessionId}/context?units=false`)).body;
+    expect(sizeOnly).toEqual({ ...body, units: [] });
+    const bad = await h.api<ErrorBody>('GET', `/api/sessions/${sessionId}/context?units=no`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('bad_request');
   });
 
   it('counts a new session’s system prompt and tools from a neighbour’s last request until its own', async () => {

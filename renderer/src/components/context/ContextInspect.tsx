@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ContextInfo } from '../../../../sidecar/src/protocol';
+import type { ContextInfo, ContextUnit } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
 import type { CompactLevel, CompactNow } from '../../state/use-compact-now';
 import { SessionInstructions } from './SessionInstructions';
@@ -9,6 +9,8 @@ const LEVELS: readonly CompactLevel[] = ['auto', 'block', 'loop', 'turn', 'sessi
 /** The next request's size, window and threshold, "compact now", and the units it is made of. */
 export function ContextInspect(props: {
   info: ContextInfo | null;
+  /** The units of the next request; null while they load. */
+  units: readonly ContextUnit[] | null;
   compaction: CompactNow;
   /** A turn is running: it compacts its own context, so "compact now" waits. */
   turnRunning: boolean;
@@ -90,11 +92,13 @@ export function ContextInspect(props: {
         </p>
       )}
       <h3>{t('context.units')}</h3>
-      {info.units.length === 0 ? (
+      {props.units === null ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : props.units.length === 0 ? (
         <p className="muted">{t('context.unitsEmpty')}</p>
       ) : (
         <ol className="context-units">
-          {info.units.map((unit) => (
+          {props.units.map((unit) => (
             <li key={unit.ref} className={`context-unit ${unit.level}`} data-ref={unit.ref}>
               <code>{unit.ref}</code>
               <span>{t(`context.unit.${unit.role}`)}</span>

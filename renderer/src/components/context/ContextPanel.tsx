@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { ContextInfo } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import type { EventSource } from '../../state/session-controller';
 import type { CompactNow } from '../../state/use-compact-now';
+import { useContextInfo } from '../../state/use-context-info';
 import { ContextInspect } from './ContextInspect';
 import { ContextVersions } from './ContextVersions';
 import { VersionView } from './VersionView';
@@ -20,6 +22,9 @@ export interface ContextRequest {
 export function ContextPanel(props: {
   client: CairnClient;
   sessionId: string;
+  /** The session's events: the units are read again when they change, while the section shows them. */
+  events: EventSource;
+  /** The size alone (the meter's read); the units are read here, while the section is open. */
   info: ContextInfo | null;
   infoError: string | null;
   compaction: CompactNow;
@@ -33,6 +38,10 @@ export function ContextPanel(props: {
   const [version, setVersion] = useState<number | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const section = useRef<HTMLDetailsElement>(null);
+  const showsUnits = open && version === null;
+  const full = useContextInfo(props.client, props.sessionId, showsUnits ? props.events : null, {
+    units: true,
+  });
 
   const { request } = props;
   useEffect(() => {
@@ -55,9 +64,9 @@ export function ContextPanel(props: {
           {t('context.title')}
         </h2>
       </summary>
-      {props.infoError && (
+      {(props.infoError ?? (showsUnits ? full.error : null)) && (
         <p className="error-text" role="alert">
-          {props.infoError}
+          {props.infoError ?? full.error}
         </p>
       )}
       {version !== null ? (
@@ -70,7 +79,8 @@ export function ContextPanel(props: {
       ) : (
         <>
           <ContextInspect
-            info={props.info}
+            info={full.value ?? props.info}
+            units={full.value?.units ?? null}
             compaction={props.compaction}
             turnRunning={props.turnRunning}
             readOnly={props.readOnly}

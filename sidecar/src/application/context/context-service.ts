@@ -18,6 +18,7 @@ import type {
   CompactRequest,
   CompactResponse,
   ContextInfo,
+  ContextUnit,
   ContextVersionList,
   ContextVersionQuery,
   ContextVersionView,
@@ -50,20 +51,26 @@ export interface ContextServiceOptions {
   modelMaxRetries: number;
 }
 
+/** The units of the next request, their sizes scaled as the request's estimate is, protected ones marked. */
+function scaledUnits(view: ContextView, usable: number, scale: number): ContextUnit[] {
+  const protection = protect(view, segmentsOf(view), {
+    explicit: false,
+    tailTokens: tailBudget(usable, scale),
+  });
+  return viewUnits(view, protection.ids).map((u) => ({ ...u, tokens: Math.round(u.tokens * scale) }));
+}
+
 /** A session's context as clients and the agent see it: its size, units, versions, and "compact now". */
 export class ContextService implements ContextToolPort {
   constructor(private readonly options: ContextServiceOptions) {}
 
-  info(sessionId: string): ContextInfo {
+  /** `units: false` leaves the units out (empty): listing thousands of them costs both ends. */
+  info(sessionId: string, options: { units?: boolean } = {}): ContextInfo {
     this.session(sessionId);
     const { store, models, queue } = this.options;
     const view = buildView(store, sessionId);
     const size = nextRequestSize(store, sessionId, view);
     const window = models.activeWindow();
-    const protection = protect(view, segmentsOf(view), {
-      explicit: false,
-      tailTokens: tailBudget(usableWindow(window), size.scale),
-    });
     return {
       version: view.state.number,
       estimated_tokens: size.tokens,
@@ -73,10 +80,7 @@ export class ContextService implements ContextToolPort {
       threshold_tokens: thresholdTokens(window),
       compaction_pending: queue.pending(sessionId),
       system_prompt_addition: view.state.systemAddition,
-      units: viewUnits(view, protection.ids).map((u) => ({
-        ...u,
-        tokens: Math.round(u.tokens * size.scale),
-      })),
+      units: options.units === false ? [] : scaledUnits(view, usableWindow(window), size.scale),
     };
   }
 

@@ -4,6 +4,7 @@ import {
   CompactRequest,
   type CompactResponse,
   type ContextInfo,
+  ContextInfoQuery,
   type ContextVersionList,
   ContextVersionQuery,
   type ContextVersionView,
@@ -21,7 +22,8 @@ export function registerContextRoutes(app: FastifyInstance, ctx: ServerContext):
 
   app.get<IdParams>(
     '/api/sessions/:id/context',
-    async (req): Promise<ContextInfo> => context.info(req.params.id),
+    async (req): Promise<ContextInfo> =>
+      context.info(req.params.id, parse(ContextInfoQuery, req.query ?? {})),
   );
 
   app.get<IdParams>(
