@@ -15,6 +15,7 @@ import {
   startUiServer,
   type UiServer,
 } from './support/cairn-ui';
+import { FLOOR_PAGE_HTML, FLOOR_PAGE_PATH } from './support/floor-page';
 
 const TURNS = 2_000;
 const REFERENCE_ROUNDS = 5;
@@ -209,11 +210,25 @@ async function longTasksWhileScrolling(page: Page): Promise<number> {
   return page.evaluate<number>(`window.__cairnLongTasks.filter((start) => start >= ${scrollStart}).length`);
 }
 
-/** Loads the app, picks the 2,000-turn session, and records how long until its newest turn shows. */
-async function openNewestTurn(context: BrowserContext, ui: UiServer, times: number[]): Promise<Page> {
+/**
+ * Loads the app (or, with `floor`, the bench's page with no framework making the same requests), picks
+ * the 2,000-turn session, and records how long until its newest turn shows.
+ */
+async function openNewestTurn(
+  context: BrowserContext,
+  ui: UiServer,
+  times: number[],
+  floor = false,
+): Promise<Page> {
   const page = await context.newPage();
+  const floorUrl = `${ui.server.url}${FLOOR_PAGE_PATH}`;
+  if (floor)
+    await page.route(floorUrl, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: FLOOR_PAGE_HTML }),
+    );
+  const token = new URL(ui.server.browserUrl).hash;
   const began = performance.now();
-  await page.goto(ui.server.browserUrl, { waitUntil: 'commit' });
+  await page.goto(floor ? `${floorUrl}${token}` : ui.server.browserUrl, { waitUntil: 'commit' });
   await clickWhenShown(page, SESSION_TITLE);
   await page.getByText(`prompt ${TURNS}`, { exact: true }).waitFor({ state: 'visible', timeout: WAIT_MS });
   await page.getByText(`answer ${TURNS}:`).waitFor({ state: 'visible', timeout: WAIT_MS });
@@ -229,6 +244,8 @@ async function openNewestTurn(context: BrowserContext, ui: UiServer, times: numb
  */
 export interface RendererBench {
   firstRenderMs: number;
+  /** The same, for the bench's page with no framework making the same requests (support/floor-page.ts). */
+  floorRenderMs: number;
   longTasks: number;
   /** The same, with the CPU throttled SLOW_CPU times. */
   longTasksSlowCpu: number;
@@ -273,6 +290,13 @@ export async function benchRenderer(): Promise<RendererBench> {
     }
     if (!page) throw new Error('bench: FIRST_RENDER_ROUNDS must be at least 1');
     const scriptBytes = await page.evaluate<number>(SCRIPT_BYTES);
+    // The floor: the same loads of a page with no framework (what no app can beat).
+    const floorRenders: number[] = [];
+    for (let i = 0; i < FIRST_RENDER_ROUNDS; i += 1) {
+      const fresh = await newContext(browser);
+      await openNewestTurn(fresh, ui, floorRenders, true);
+      await fresh.close();
+    }
 
     // A slower machine, as Lighthouse has it (CPU 4× slower): long tasks show there first.
     const slowContext = await newContext(browser);
@@ -292,6 +316,7 @@ export async function benchRenderer(): Promise<RendererBench> {
     await context.close();
     return {
       firstRenderMs: median(firstRenders),
+      floorRenderMs: median(floorRenders),
       longTasks,
       longTasksSlowCpu,
       referenceMs: median(reference),

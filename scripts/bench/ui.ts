@@ -23,6 +23,14 @@ export async function benchUi(): Promise<Row[]> {
     },
     {
       section: SECTION,
+      what: 'the same, on a page with no framework (the floor)',
+      value: `${ui.floorRenderMs.toFixed(0)} ms`,
+      reference: `${ui.referenceMs.toFixed(0)} ms`,
+      ratio: `${(ui.floorRenderMs / ui.referenceMs).toFixed(2)}×`,
+      note: "a few lines of script making the app's requests and writing the turns as text; no app can beat it",
+    },
+    {
+      section: SECTION,
       what: 'script loaded before the newest turn was visible',
       value: kb(ui.scriptBytes),
       reference: kb(FIRST_SCREEN_BUDGET),
