@@ -97,7 +97,7 @@ export function BackendAddressFields({
           type="url"
           inputMode="url"
           autoComplete={urlAutoComplete}
-          spellCheck={false}
+          spellCheck="false"
           placeholder={placeholders.url}
           disabled={disabled}
           value={address.url}
@@ -128,7 +128,7 @@ export function BackendAddressFields({
           ref={address.tokenRef}
           type="password"
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           autoCapitalize="off"
           placeholder={placeholders.token}
           disabled={disabled}

@@ -87,6 +87,7 @@ export function Conversation(props: {
   const t = useT();
   const parentId = props.session.parent_session_id;
   const readOnly = parentId !== null;
+  const panelLoading = <p className="muted">{t('common.loading')}</p>;
   // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
   const [controller, setController] = useState<SessionController | null>(null);
   const [kernelController, setKernelController] = useState<KernelController | null>(null);
@@ -340,36 +341,46 @@ export function Conversation(props: {
           {controller &&
             props.panelTarget &&
             createPortal(
-              <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
-                <ContextPanel
-                  client={props.client}
-                  sessionId={props.session.id}
-                  events={controller}
-                  info={context.value}
-                  infoError={context.error}
-                  compaction={compaction}
-                  turnRunning={running !== null}
-                  request={contextRequest}
-                  readOnly={readOnly}
-                />
-                <ExperiencesPanel
-                  client={props.client}
-                  source={controller}
-                  sessionId={props.session.id}
-                  projectId={props.session.project_id}
-                />
-                {background && <BackgroundPanel controller={background.calls} waiting={background.waiting} />}
+              // A boundary per part: one part loading later must not take the others back to the fallback
+              // (Preact's Suspense would unmount them, and their effects would run again).
+              <>
+                <Suspense fallback={panelLoading}>
+                  <ContextPanel
+                    client={props.client}
+                    sessionId={props.session.id}
+                    events={controller}
+                    info={context.value}
+                    infoError={context.error}
+                    compaction={compaction}
+                    turnRunning={running !== null}
+                    request={contextRequest}
+                    readOnly={readOnly}
+                  />
+                </Suspense>
+                <Suspense fallback={panelLoading}>
+                  <ExperiencesPanel
+                    client={props.client}
+                    source={controller}
+                    sessionId={props.session.id}
+                    projectId={props.session.project_id}
+                  />
+                </Suspense>
+                {background && (
+                  <Suspense fallback={panelLoading}>
+                    <BackgroundPanel controller={background.calls} waiting={background.waiting} />
+                  </Suspense>
+                )}
                 {kernelController && (
-                  <>
+                  <Suspense fallback={panelLoading}>
                     <McpSessionPanel
                       client={props.client}
                       source={controller}
                       sessionId={controller.sessionId}
                     />
                     <KernelPanel client={props.client} controller={kernelController} />
-                  </>
+                  </Suspense>
                 )}
-              </Suspense>,
+              </>,
               props.panelTarget,
             )}
         </section>

@@ -58,7 +58,7 @@ export function RememberRuleEditor(props: {
         disabled={props.busy}
         aria-describedby={`${id}-hint`}
         autoComplete="off"
-        spellCheck={false}
+        spellCheck="false"
         onChange={(event) => setPattern(event.target.value)}
       />
       <p id={`${id}-hint`} className="remember-rule-hint">

@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/i18n';
 import { SessionModeSelect } from './code-mode/SessionModeSelect';
 import { ContextMeter } from './context/ContextMeter';
 import { SandboxBadge } from './SandboxBadge';
+import { SessionSettingSelect } from './SessionSettingSelect';
 
 /** Title, context meter, approval mode, connection state and the side-panel toggle (with what waits there). */
 export function SessionHeader(props: {
@@ -40,27 +41,20 @@ export function SessionHeader(props: {
       {props.onOpenContext && <ContextMeter info={props.context ?? null} onOpen={props.onOpenContext} />}
       {props.project && <SandboxBadge project={props.project} />}
       {!props.readOnly && (
-        <label className="approval-select">
-          <span aria-hidden="true">{t('session.approval')}</span>
-          <select
-            aria-label={t('session.approval')}
-            value={props.session.approval}
-            // The chosen mode's explanation, as the options' own titles show in few browsers.
-            title={t(`session.approval.${props.session.approval}.hint`)}
-            onChange={async (e) => {
-              await props.client.updateSession(props.session.id, {
-                approval: ApprovalMode.parse(e.target.value),
-              });
-              props.onChanged();
-            }}
-          >
-            {ApprovalMode.options.map((mode) => (
-              <option key={mode} value={mode} title={t(`session.approval.${mode}.hint`)}>
-                {t(`session.approval.${mode}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SessionSettingSelect
+          client={props.client}
+          session={props.session}
+          field="approval"
+          options={ApprovalMode.options}
+          label={t('session.approval')}
+          optionLabel={(mode) => t(`session.approval.${mode}`)}
+          optionHint={(mode) => t(`session.approval.${mode}.hint`)}
+          // The chosen mode's explanation, as the options' own titles show in few browsers.
+          title={t(`session.approval.${props.session.approval}.hint`)}
+          className="approval-select"
+          errorText={(message) => t('session.approval.error', { message })}
+          onChanged={props.onChanged}
+        />
       )}
       {!props.readOnly && (
         <SessionModeSelect

@@ -103,6 +103,22 @@ describe('the approval mode', () => {
     ]);
   });
 
+  it("shows the server's refusal, and the mode still in effect", async () => {
+    const fetchImpl = (async () =>
+      new Response(JSON.stringify({ error: { code: 'internal', message: 'The server is restarting.' } }), {
+        status: 503,
+      })) as typeof fetch;
+    const onChanged = vi.fn();
+    header(0, 'en', { fetchImpl, onChanged });
+    const select = screen.getByRole('combobox', { name: 'Approval' }) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'auto' } });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Could not change the approval mode: The server is restarting.');
+    // Not the refused choice: the select says what the session still runs with.
+    expect(select.value).toBe('ask');
+    expect(onChanged).not.toHaveBeenCalled();
+  });
+
   it('speaks Chinese', () => {
     header(0, 'zh-CN');
     const select = screen.getByRole('combobox', { name: '审批' }) as HTMLSelectElement;

@@ -67,6 +67,9 @@ describe('search', () => {
     key('F', { shiftKey: true });
     const dialog = await screen.findByRole('dialog', { name: 'Search' });
     const input = within(dialog).getByRole('combobox', { name: 'Search' });
+    // Names and code are searched for, not spelled: no squiggles (and nothing sent to a spelling service).
+    expect(input.getAttribute('spellcheck')).toBe('false');
+    expect(document.activeElement).toBe(input);
     fireEvent.input(input, { target: { value: '  needle ' } });
     const options = await within(dialog).findAllByRole('option');
     expect(seen.filter((r) => r.path.startsWith('/api/search')).map((r) => r.path)).toEqual([

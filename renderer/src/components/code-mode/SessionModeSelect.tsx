@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { type Session, SessionMode } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import { SessionSettingSelect } from '../SessionSettingSelect';
 
 /**
  * The session's mode (tools or code), switched between turns: the server refuses a switch while a turn
@@ -15,42 +15,22 @@ export function SessionModeSelect(props: {
   onChanged(): void;
 }) {
   const t = useT();
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const { session } = props;
   const running = props.running || session.running_turn_id !== null;
   return (
-    <label className="approval-select mode-select">
-      <span aria-hidden="true">{t('session.mode')}</span>
-      <select
-        aria-label={t('session.mode')}
-        value={session.mode}
-        disabled={running || saving}
-        title={running ? t('session.mode.running') : t(`session.mode.${session.mode}.hint`)}
-        onChange={async (e) => {
-          setError(null);
-          setSaving(true);
-          try {
-            await props.client.updateSession(session.id, { mode: SessionMode.parse(e.target.value) });
-            props.onChanged();
-          } catch (err) {
-            setError(err instanceof Error ? err.message : String(err));
-          } finally {
-            setSaving(false);
-          }
-        }}
-      >
-        {SessionMode.options.map((mode) => (
-          <option key={mode} value={mode} title={t(`session.mode.${mode}.hint`)}>
-            {t(`session.mode.${mode}`)}
-          </option>
-        ))}
-      </select>
-      {error !== null && (
-        <span className="mode-select-error" role="alert">
-          {t('session.mode.error', { message: error })}
-        </span>
-      )}
-    </label>
+    <SessionSettingSelect
+      client={props.client}
+      session={session}
+      field="mode"
+      options={SessionMode.options}
+      label={t('session.mode')}
+      optionLabel={(mode) => t(`session.mode.${mode}`)}
+      optionHint={(mode) => t(`session.mode.${mode}.hint`)}
+      title={running ? t('session.mode.running') : t(`session.mode.${session.mode}.hint`)}
+      className="approval-select mode-select"
+      disabled={running}
+      errorText={(message) => t('session.mode.error', { message })}
+      onChanged={props.onChanged}
+    />
   );
 }

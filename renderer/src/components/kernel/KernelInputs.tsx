@@ -62,7 +62,7 @@ export function KernelEditor(props: { kernel: string; onRun(code: string): Promi
       <textarea
         aria-label={t('kernel.editor.label', { name: props.kernel })}
         placeholder={t('kernel.editor.placeholder')}
-        spellCheck={false}
+        spellCheck="false"
         rows={4}
         value={code}
         onChange={(e) => setCode(e.target.value)}

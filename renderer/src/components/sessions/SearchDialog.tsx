@@ -88,7 +88,7 @@ export function SearchDialog(props: {
             aria-autocomplete="list"
             placeholder={t('search.placeholder')}
             value={text}
-            spellCheck={false}
+            spellCheck="false"
             ref={focusOnMount}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {

@@ -180,7 +180,7 @@ export function KernelProviderForm(props: {
               placeholder="https://jupyter.example.com/"
               aria-describedby={`${id}-url-hint`}
               autoComplete="off"
-              spellCheck={false}
+              spellCheck="false"
             />
             <p id={`${id}-url-hint`} className="settings-hint">
               {t('settings.provider.urlHint')}
@@ -197,7 +197,7 @@ export function KernelProviderForm(props: {
               disabled={locked}
               aria-describedby={`${id}-kernel-hint`}
               autoComplete="off"
-              spellCheck={false}
+              spellCheck="false"
             />
             <p id={`${id}-kernel-hint`} className="settings-hint">
               {t('settings.provider.kernelNameHint')}
@@ -213,7 +213,7 @@ export function KernelProviderForm(props: {
                 className="key-input"
                 disabled={locked}
                 autoComplete="off"
-                spellCheck={false}
+                spellCheck="false"
                 autoCapitalize="off"
                 placeholder={
                   settings.jupyter.has_token

@@ -138,7 +138,7 @@ export function McpImportPanel({ client, onClose }: { client: CairnClient; onClo
             className="settings-mono"
             value={path}
             disabled={busy}
-            spellCheck={false}
+            spellCheck="false"
             autoComplete="off"
             placeholder={t('mcp.import.pathPlaceholder')}
             aria-describedby={`${id}-path-hint`}
@@ -250,7 +250,7 @@ export function McpImportPanel({ client, onClose }: { client: CairnClient; onClo
                           value={answer.value}
                           disabled={busy}
                           autoComplete="off"
-                          spellCheck={false}
+                          spellCheck="false"
                           placeholder={answer.kind === 'env' ? t('mcp.value.envPlaceholder') : ''}
                           onChange={(e) => setAnswer({ ...answer, value: e.target.value })}
                         />

@@ -142,7 +142,7 @@ export function McpServerForm(props: {
               value={form.command}
               disabled={saving}
               autoComplete="off"
-              spellCheck={false}
+              spellCheck="false"
               placeholder="npx -y @modelcontextprotocol/server-everything"
               aria-invalid={errors.command ? true : undefined}
               aria-describedby={describedBy('command', `${id}-command-hint`)}
@@ -177,7 +177,7 @@ export function McpServerForm(props: {
               value={form.url}
               disabled={saving}
               autoComplete="off"
-              spellCheck={false}
+              spellCheck="false"
               placeholder="https://mcp.example.com/mcp"
               aria-invalid={errors.url ? true : undefined}
               aria-describedby={describedBy('url', `${id}-url-hint`)}
@@ -264,7 +264,7 @@ export function McpServerForm(props: {
             className="settings-mono"
             value={form.allowNone ? '' : form.allowTools}
             disabled={saving || form.allowNone}
-            spellCheck={false}
+            spellCheck="false"
             placeholder={
               form.allowNone ? t('mcp.form.allowNonePlaceholder') : t('mcp.form.allowAllPlaceholder')
             }
@@ -292,7 +292,7 @@ export function McpServerForm(props: {
             className="settings-mono"
             value={form.denyTools}
             disabled={saving}
-            spellCheck={false}
+            spellCheck="false"
             aria-describedby={`${id}-deny-hint`}
             onChange={(e) => set('denyTools', e.target.value)}
           />

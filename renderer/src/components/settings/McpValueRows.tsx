@@ -36,7 +36,7 @@ export function McpValueEditor<V extends ValueLike>(props: {
           value={field.value}
           disabled={disabled || field.remove}
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           autoCapitalize="off"
           placeholder={field.hasValue ? t('mcp.value.secretReplace') : t('mcp.value.secretNew')}
           onChange={(event) => onChange({ ...field, value: event.target.value, remove: false })}
@@ -82,7 +82,7 @@ export function McpValueEditor<V extends ValueLike>(props: {
       value={field.value}
       disabled={disabled}
       autoComplete="off"
-      spellCheck={false}
+      spellCheck="false"
       placeholder={field.kind === 'env' ? t('mcp.value.envPlaceholder') : ''}
       onChange={(event) => onChange({ ...field, value: event.target.value })}
     />
@@ -142,7 +142,7 @@ export function McpValueRows(props: {
               disabled={disabled || row.hasValue}
               title={row.hasValue ? t('mcp.value.renameLocked') : undefined}
               autoComplete="off"
-              spellCheck={false}
+              spellCheck="false"
               placeholder={what === 'env' ? 'API_KEY' : 'X-Api-Key'}
               onChange={(event) => update(row.key, { ...row, name: event.target.value })}
             />

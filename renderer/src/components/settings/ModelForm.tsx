@@ -136,7 +136,7 @@ export function ModelForm(props: {
           disabled={options.disabled}
           className={options.mono ? 'settings-mono' : undefined}
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           value={values[name]}
           onChange={(e) => set(name, e.target.value)}
           aria-invalid={errors[name] ? true : undefined}

@@ -84,7 +84,7 @@ export function ModelKeyField(props: {
           ref={inputRef}
           type="password"
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           autoCapitalize="off"
           className="key-input"
           aria-label={t('settings.key.labelFor', { name: model.name })}

@@ -62,7 +62,7 @@ export function PermissionRuleForm(props: {
             value={tool}
             onChange={(e) => setTool(e.target.value)}
             autoComplete="off"
-            spellCheck={false}
+            spellCheck="false"
           />
         </div>
         <div className="settings-field">
@@ -75,7 +75,7 @@ export function PermissionRuleForm(props: {
             aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
             aria-invalid={error ? true : undefined}
             autoComplete="off"
-            spellCheck={false}
+            spellCheck="false"
           />
           <p id={`${id}-hint`} className="settings-hint">
             {t('settings.permissions.patternHint')}

@@ -96,7 +96,7 @@ export function PermissionTestBox(props: {
             value={text}
             onChange={(e) => setText(e.target.value)}
             autoComplete="off"
-            spellCheck={false}
+            spellCheck="false"
           />
         </div>
         <div className="settings-field">

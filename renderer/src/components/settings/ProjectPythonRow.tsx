@@ -130,7 +130,7 @@ export function ProjectPythonRow(props: {
             placeholder={t('settings.kernels.pathPlaceholder')}
             autoComplete="off"
             autoCapitalize="off"
-            spellCheck={false}
+            spellCheck="false"
           />
           <button
             type="submit"

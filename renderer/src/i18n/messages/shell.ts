@@ -50,6 +50,7 @@ export const shellMessages = {
   'common.error': 'Something went wrong: {message}',
   'session.untitled': 'New session',
   'session.approval': 'Approval',
+  'session.approval.error': 'Could not change the approval mode: {message}',
   'panel.toggle': 'Toggle side panel',
   'panel.empty': 'Kernels, background tasks and context will appear here.',
   'transcript.loadEarlier': 'Load earlier',

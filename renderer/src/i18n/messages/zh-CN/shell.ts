@@ -52,6 +52,7 @@ export const shellMessages: Translation<typeof en> = {
   'common.error': '出错了：{message}',
   'session.untitled': '新会话',
   'session.approval': '审批',
+  'session.approval.error': '无法更改审批模式：{message}',
   'panel.toggle': '切换侧边面板',
   'panel.empty': '内核、后台任务和上下文将显示在这里。',
   'transcript.loadEarlier': '加载更早的内容',
