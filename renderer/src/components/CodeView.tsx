@@ -1,12 +1,10 @@
+import type { ElementContent as HastChild } from 'hast';
 import { type ComponentProps, memo, useMemo } from 'react';
-import Markdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
-import { useGrammarsReady } from './highlight/highlighter';
+import { highlightTree, useGrammarsReady } from './highlight/highlighter';
 import { countInvisible, splitInvisible } from './invisible-chars';
-import { CodeBlock, MARKDOWN_REHYPE_PLUGINS } from './MarkdownView';
-
-type PluggableList = NonNullable<Options['remarkPlugins']>;
-type HastElement = NonNullable<ExtraProps['node']>;
-type HastChild = HastElement['children'][number];
+import { CodeBlock, safeLinkUrl } from './MarkdownView';
+import { type HastComponents, hastToJsx, type NodeProps } from './markdown/hast-to-jsx';
+import { codeTree } from './markdown/markdown-tree';
 
 /** Above this many characters the code is shown without colours: highlighting it would freeze the UI. */
 const HIGHLIGHT_MAX_CHARS = 100_000;
@@ -15,9 +13,9 @@ const HIGHLIGHT_MAX_CHARS = 100_000;
  * The conversation's code block, made a scrolling box that the keyboard can reach. Copy takes `code`
  * itself: the block's text has markers where the code has invisible characters.
  */
-function codeComponents(code: string): Components {
+function codeComponents(code: string): HastComponents {
   return {
-    pre: (props: ComponentProps<'pre'> & ExtraProps) => <CodeBlock {...props} tabIndex={0} copyText={code} />,
+    pre: (props: ComponentProps<'pre'> & NodeProps) => <CodeBlock {...props} tabIndex={0} copyText={code} />,
   };
 }
 
@@ -39,18 +37,6 @@ function markChildren(node: { children: HastChild[] }): void {
   });
 }
 
-/** A rehype plugin run after highlighting, so a marker is never coloured as part of a token. */
-const markInvisible = () => (tree: { children: HastChild[] }) => markChildren(tree);
-
-/**
- * A remark plugin that puts `code` in the tree as one code block, as it is: nothing is parsed as Markdown,
- * so no fence or character in the text can end the block early or change what is shown.
- */
-function codeTree(code: string, language: string | null): PluggableList {
-  const tree = { type: 'root', children: [{ type: 'code', lang: language, meta: null, value: code }] };
-  return [() => () => tree];
-}
-
 /**
  * Text shown whole as a highlighted code block, in the look of the conversation's code blocks (language
  * label, Copy). The code scrolls inside its box and is reachable by keyboard. Invisible characters show
@@ -65,19 +51,16 @@ export const CodeView = memo(function CodeView({
 }) {
   const highlighted = code.length > HIGHLIGHT_MAX_CHARS ? null : language;
   const coloured = useGrammarsReady([highlighted]);
-  // A new tree when the grammar arrives, so the code is parsed again, coloured this time.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `coloured` is read by the highlight plugin
-  const remarkPlugins = useMemo(() => codeTree(code, highlighted), [code, highlighted, coloured]);
-  const rehypePlugins = useMemo(
-    () => (countInvisible(code) > 0 ? [...MARKDOWN_REHYPE_PLUGINS, markInvisible] : MARKDOWN_REHYPE_PLUGINS),
-    [code],
-  );
+  // One component per text: when the colours arrive, the same elements are updated, not made anew.
   const components = useMemo(() => codeComponents(code), [code]);
-  return (
-    <div className="code-view">
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {''}
-      </Markdown>
-    </div>
-  );
+  // Made again when the grammar arrives, coloured this time. Invisible characters are marked after the
+  // colouring, so a marker is never coloured as part of a token.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `coloured` says the highlighter can colour now
+  const rendered = useMemo(() => {
+    const tree = codeTree(code, highlighted);
+    highlightTree(tree);
+    if (countInvisible(code) > 0) markChildren(tree as { children: HastChild[] });
+    return hastToJsx(tree, components, safeLinkUrl);
+  }, [code, highlighted, coloured, components]);
+  return <div className="code-view">{rendered}</div>;
 });

@@ -1,13 +1,10 @@
+import type { ElementContent as HastChild, Element as HastElement } from 'hast';
 import { type ComponentProps, type MouseEvent, memo, type ReactNode, useCallback, useMemo } from 'react';
-import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import { useT } from '../i18n/i18n';
-import { fenceLanguages, rehypeLazyHighlight, useGrammarsReady } from './highlight/highlighter';
-import { remarkGfmParse } from './markdown/remark-gfm-parse';
+import { fenceLanguages, highlightTree, useGrammarsReady } from './highlight/highlighter';
+import { type HastComponents, hastToJsx, type NodeProps } from './markdown/hast-to-jsx';
+import { markdownTree } from './markdown/markdown-tree';
 import { useCopy } from './use-copy';
-
-type HastElement = NonNullable<ExtraProps['node']>;
-type HastChild = HastElement['children'][number];
-type PluggableList = NonNullable<Options['rehypePlugins']>;
 
 // The desktop bridge opens only http(s) links, so nothing else is made a link anywhere.
 const LINK_PROTOCOLS = new Set(['http:', 'https:']);
@@ -21,9 +18,6 @@ export function safeLinkUrl(url: string | null | undefined): string | null {
     return null;
   }
 }
-
-/** Drops every URL attribute we would not follow, so nothing unsafe reaches the DOM. */
-const urlTransform: UrlTransform = (url) => safeLinkUrl(url) ?? undefined;
 
 /** Opens a link: through the Electron bridge when there is one, else as a new browser tab. */
 export function ExternalLink({
@@ -51,7 +45,7 @@ export function ExternalLink({
   );
 }
 
-function MarkdownLink({ href, title, children }: ComponentProps<'a'> & ExtraProps) {
+function MarkdownLink({ href, title, children }: ComponentProps<'a'> & NodeProps) {
   const safe = safeLinkUrl(href);
   if (!safe) return <span className="md-link-plain">{children}</span>;
   return (
@@ -62,7 +56,7 @@ function MarkdownLink({ href, title, children }: ComponentProps<'a'> & ExtraProp
 }
 
 /** Remote images are never loaded: the alt text stands in, linked to the image when the URL is safe. */
-function MarkdownImage({ src, alt }: ComponentProps<'img'> & ExtraProps) {
+function MarkdownImage({ src, alt }: ComponentProps<'img'> & NodeProps) {
   const t = useT();
   const label = alt ? t('conversation.image', { alt }) : t('conversation.imageNoAlt');
   const safe = typeof src === 'string' ? safeLinkUrl(src) : null;
@@ -124,7 +118,7 @@ export function CodeBlock({
   className,
   tabIndex,
   copyText,
-}: ComponentProps<'pre'> & ExtraProps & { copyText?: string }) {
+}: ComponentProps<'pre'> & NodeProps & { copyText?: string }) {
   const t = useT();
   const code = node?.children.find(
     (child): child is HastElement => child.type === 'element' && child.tagName === 'code',
@@ -144,7 +138,7 @@ export function CodeBlock({
   );
 }
 
-function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
+function Table({ node: _node, ...rest }: ComponentProps<'table'> & NodeProps) {
   return (
     <div className="md-table-wrap">
       <table {...rest} />
@@ -152,19 +146,16 @@ function Table({ node: _node, ...rest }: ComponentProps<'table'> & ExtraProps) {
   );
 }
 
-const components: Components = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
-const remarkPlugins: PluggableList = [remarkGfmParse];
-/** Colours code blocks whose grammar has loaded; a caller renders again when `useGrammarsReady` turns true. */
-export const MARKDOWN_REHYPE_PLUGINS: PluggableList = [rehypeLazyHighlight];
+const components: HastComponents = { a: MarkdownLink, img: MarkdownImage, pre: CodeBlock, table: Table };
 
 /** Finished messages rendered lately, newest last: a turn scrolled out of view and back is not parsed again. */
 const RENDERED_MAX = 500;
 const renderedCache = new Map<string, ReactNode>();
 
 /**
- * Markdown's output for `text`. react-markdown's `Markdown` is a plain function of its options (no hooks),
- * so its result, a tree of elements, can be kept and shown again; components in it (a code block's Copy)
- * still get their own state wherever the tree is mounted.
+ * Markdown's output for `text`: a tree of elements, kept and shown again (components in it, a code
+ * block's Copy, still get their own state wherever it is mounted). Code blocks are coloured when their
+ * grammars have loaded (`coloured`); every URL is checked, and one we would not follow is left out.
  */
 function renderMarkdown(text: string, coloured: boolean, keep: boolean): ReactNode {
   const key = `${coloured ? 1 : 0}${text}`;
@@ -174,13 +165,9 @@ function renderMarkdown(text: string, coloured: boolean, keep: boolean): ReactNo
     renderedCache.set(key, kept);
     return kept;
   }
-  const rendered = Markdown({
-    remarkPlugins,
-    rehypePlugins: MARKDOWN_REHYPE_PLUGINS,
-    components,
-    urlTransform,
-    children: text,
-  });
+  const tree = markdownTree(text);
+  highlightTree(tree);
+  const rendered = hastToJsx(tree, components, safeLinkUrl);
   if (keep) {
     renderedCache.set(key, rendered);
     if (renderedCache.size > RENDERED_MAX) renderedCache.delete(renderedCache.keys().next().value!);

@@ -34,6 +34,32 @@ describe('MarkdownView', () => {
     expect(table).not.toBeNull();
     expect([...table!.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['Name', 'Size']);
     expect(table!.querySelectorAll('tbody tr')).toHaveLength(2);
+    // Column alignment as the cell's style, and no stray whitespace text inside the table's rows.
+    expect((table!.querySelectorAll('td')[1] as HTMLElement).style.textAlign).toBe('right');
+    expect([...table!.querySelectorAll('tr')].every((tr) => tr.childNodes.length === 2)).toBe(true);
+  });
+
+  it('renders the rest of GFM: strikethrough, task lists, footnotes, autolinks, references', () => {
+    const { container } = renderIn(
+      <MarkdownView
+        text={
+          '~~old~~ and www.example.com and [ref][r] and a note[^1].\n\n- [x] done\n- [ ] todo\n\n' +
+          '[r]: https://ref.example\n\n[^1]: The note.'
+        }
+      />,
+    );
+    expect(container.querySelector('del')?.textContent).toBe('old');
+    expect(container.querySelector('a[href="http://www.example.com"]')?.textContent).toBe('www.example.com');
+    expect(container.querySelector('a[href="https://ref.example"]')?.textContent).toBe('ref');
+    const boxes = [...container.querySelectorAll('input[type="checkbox"]')] as HTMLInputElement[];
+    expect(boxes.map((box) => [box.checked, box.disabled])).toEqual([
+      [true, true],
+      [false, true],
+    ]);
+    // The footnotes section, its attributes spelled for the DOM (data-footnotes, the heading's id).
+    expect(container.querySelector('sup')?.textContent).toBe('1');
+    expect(container.querySelector('section[data-footnotes="true"] h2#footnote-label')).not.toBeNull();
+    expect(container.querySelector('section[data-footnotes] li')?.textContent).toContain('The note.');
   });
 
   it('shows a code block plain until its grammar loads, then coloured, the same text in the same box', async () => {

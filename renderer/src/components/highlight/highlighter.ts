@@ -1,12 +1,13 @@
 // Syntax colours loaded on demand: highlight.js (through lowlight) and each grammar come as chunks of their
 // own the first time a code block names that language. Until then the code shows plain; the same text in
 // the same box, so colouring it later moves nothing.
+
+import type { Element, ElementContent, Root } from 'hast';
 import { useEffect, useSyncExternalStore } from 'react';
-import type { ExtraProps } from 'react-markdown';
 import { ALIASES, EMBEDS, GRAMMARS } from './grammars';
 
-type HastElement = NonNullable<ExtraProps['node']>;
-type HastChild = HastElement['children'][number];
+type HastElement = Element;
+type HastChild = ElementContent;
 type Lowlight = ReturnType<typeof import('lowlight')['createLowlight']>;
 
 let lowlight: Lowlight | null = null;
@@ -118,7 +119,7 @@ function highlightCode(code: HastElement): void {
   }
 }
 
-function walk(node: { children: HastChild[] }): void {
+function walk(node: { children: (HastChild | Root['children'][number])[] }): void {
   for (const child of node.children) {
     if (child.type !== 'element') continue;
     if (child.tagName === 'pre') {
@@ -128,5 +129,7 @@ function walk(node: { children: HastChild[] }): void {
   }
 }
 
-/** A rehype plugin: colours each `pre > code` whose grammar has loaded; the rest stay plain for now. */
-export const rehypeLazyHighlight = () => (tree: { children: HastChild[] }) => walk(tree);
+/** Colours each `pre > code` of the tree whose grammar has loaded (in place); the rest stay plain for now. */
+export function highlightTree(tree: Root): void {
+  walk(tree);
+}
