@@ -558,7 +558,8 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await meter.click();
       const dialog = page.getByRole('complementary').locator('details.context-panel[open]');
       await dialog.waitFor({ timeout: UI_WAIT });
-      expect(await dialog.locator('.context-unit').count()).toBe(8);
+      // The meter read the size alone; the open section reads the units itself.
+      await expect.poll(() => dialog.locator('.context-unit').count(), { timeout: UI_WAIT }).toBe(8);
       await screenshot(page, 'context-view');
 
       const summary = {
