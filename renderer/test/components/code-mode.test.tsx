@@ -13,13 +13,43 @@ import {
   turnFromHistory,
   turnFromStart,
 } from '../../src/state/turn-view';
+import '../support/lazy-bodies';
+import { codeResult } from '../support/code-result';
 import { eventMaker } from '../support/journal-events';
 import { storedToolCall } from '../support/tool-calls';
 
 // Code mode: a reply shows its reasoning, the code it ran shows after it as a step with its output, the
 // observation sent back stays hidden, and the final answer is the reply.
 
-const client = new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, fetch);
+// Each step's whole result, as execute_code writes it: what the step card reads once it has ended.
+const RESULTS: Record<string, string> = {
+  c1: JSON.stringify(codeResult({ stdout: '42\n' })),
+  c2: JSON.stringify(codeResult()),
+  c9: JSON.stringify(
+    codeResult({
+      success: false,
+      error: "FileNotFoundError: No such file or directory: 'missing.txt' (line 1)",
+      error_details: {
+        type: 'FileNotFoundError',
+        message: "No such file or directory: 'missing.txt'",
+        line: 1,
+        column: null,
+        snippet: 'open("missing.txt")',
+        pointer: null,
+        traceback: "FileNotFoundError: No such file or directory: 'missing.txt'",
+      },
+    }),
+  ),
+};
+
+const client = new CairnClient({ url: 'http://127.0.0.1:1', token: 't' }, async (input) => {
+  const id = String(input).split('/api/tool-calls/')[1] ?? '';
+  const result = RESULTS[id];
+  if (result === undefined)
+    return new Response(JSON.stringify({ error: { code: 'not_found', message: id } }), { status: 404 });
+  const call = storedToolCall({ id, name: 'execute_code', input: {}, status: 'completed' });
+  return new Response(JSON.stringify({ ...call, result }));
+});
 
 function show(view: TurnView) {
   render(
@@ -74,7 +104,7 @@ function codeTurn(): TurnWithDetails {
         name: 'execute_code',
         input: { code: 'print(6 * 7)\n' },
         status: 'completed',
-        preview: '42\n',
+        preview: RESULTS.c1!.slice(0, 30),
         finished_at: '2026-01-01T00:00:02.000Z',
         duration_ms: 30,
       }),
@@ -84,7 +114,7 @@ function codeTurn(): TurnWithDetails {
         name: 'execute_code',
         input: { code: 'final_answer("42")\n' },
         status: 'completed',
-        preview: '',
+        preview: RESULTS.c2!.slice(0, 30),
         finished_at: '2026-01-01T00:00:03.000Z',
         duration_ms: 10,
       }),
@@ -112,12 +142,19 @@ describe('a code-mode turn', () => {
     const steps = screen.getAllByRole('region', { name: 'Code step' });
     expect(steps).toHaveLength(2);
     const [first, second] = steps as [HTMLElement, HTMLElement];
-    expect(first.querySelector('.code-view')?.textContent).toContain('print(6 * 7)');
+    await vi.waitFor(() => expect(first.querySelector('.code-view')?.textContent).toContain('print(6 * 7)'));
     await vi.waitFor(() => expect(first.querySelector('.hljs-built_in, .hljs-number')).not.toBeNull());
-    expect(within(first).getByText('Output')).toBeTruthy();
-    expect(first.querySelector('.tool-card-pre')?.textContent).toBe('42');
-    expect(second.querySelector('.code-view')?.textContent).toContain('final_answer("42")');
-    expect(within(second).getByText('No output.')).toBeTruthy();
+    // What the cell printed, read from its whole result: never the result's JSON.
+    await vi.waitFor(() =>
+      expect(first.querySelector('.code-card-stream[data-stream="stdout"] .tool-card-pre')?.textContent).toBe(
+        '42',
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(second.querySelector('.code-view')?.textContent).toContain('final_answer("42")'),
+    );
+    await vi.waitFor(() => expect(within(second).getByText('No output')).toBeTruthy());
+    expect(turn.textContent).not.toContain('"success"');
 
     // In order: reasoning, its step, the next reasoning, its step, the answer.
     const text = turn.textContent ?? '';
@@ -133,7 +170,7 @@ describe('a code-mode turn', () => {
     expect(at).toEqual([...at].sort((a, b) => a - b));
   });
 
-  it('places a live step after its reply and shows its error', () => {
+  it('places a live step after its reply and shows its error', async () => {
     const ev = eventMaker('s');
     const started = ev({ type: 'turn.started', turn_id: 't1', ordinal: 1, prompt: 'go' } as never);
     let view = turnFromStart(started as Extract<CairnEvent, { type: 'turn.started' }>);
@@ -162,7 +199,7 @@ describe('a code-mode turn', () => {
         status: 'failed',
         is_error: true,
         duration_ms: 5,
-        preview: "FileNotFoundError: No such file or directory: 'missing.txt'",
+        preview: RESULTS.c9!.slice(0, 30),
         exit_code: null,
       } as never),
     ];
@@ -170,9 +207,15 @@ describe('a code-mode turn', () => {
     show(view);
     expect(screen.getByText('Read the file.')).toBeTruthy();
     const step = screen.getByRole('region', { name: 'Code step' });
-    expect(step.querySelector('.code-view')?.textContent).toContain('open("missing.txt")');
-    expect(within(step).getByText('Error')).toBeTruthy();
-    expect(step.querySelector('.tool-card-pre--error')?.textContent).toContain('FileNotFoundError');
+    await vi.waitFor(() =>
+      expect(step.querySelector('.code-view')?.textContent).toContain('open("missing.txt")'),
+    );
+    // The error first, as the execute_code card shows one, with its line.
+    await vi.waitFor(() =>
+      expect(step.querySelector('.code-card-error-type')?.textContent).toBe('FileNotFoundError'),
+    );
+    expect(step.querySelector('.tool-card-section')?.getAttribute('aria-label')).toBe('Error');
+    expect(step.textContent).not.toContain('"success"');
     expect(document.querySelector('.turn')?.textContent).not.toContain('<code>');
   });
 

@@ -1,31 +1,33 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CairnClient } from '../../../sidecar/src/client';
-import type { CairnEvent, TurnWithDetails } from '../../../sidecar/src/protocol';
-import { StepCells } from '../../src/components/code-mode/step-cell';
+import type { TurnWithDetails } from '../../../sidecar/src/protocol';
 import { TurnBlock } from '../../src/components/TurnBlock';
 import { I18nProvider } from '../../src/i18n/i18n';
-import { KernelController } from '../../src/state/kernel-controller';
 import { NO_FILE_HISTORY, turnFromHistory } from '../../src/state/turn-view';
-import { eventMaker } from '../support/journal-events';
-import { liveSource } from '../support/live-source';
+import '../support/lazy-bodies';
+import { codeResult } from '../support/code-result';
 import { storedToolCall } from '../support/tool-calls';
 
-// A code step shows the images of the cell its call ran, found by the call's id in the kernel events.
+// A code step shows the images its cell displayed, as the execute_code card does: from the files of the
+// step's result, each fetched by its id.
 
-const ev = eventMaker('s1');
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
 
-function fakeSidecar(history: CairnEvent[]) {
+function fakeSidecar(files: Record<string, { id: string; mime: string }[]>) {
   const fetched: string[] = [];
   const fakeFetch: typeof fetch = async (input) => {
     const path = new URL(String(input)).pathname;
     fetched.push(path);
     const json = (value: unknown) =>
       new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
-    if (path === '/api/sessions/s1/events') return json({ events: history, has_more: false });
-    if (path === '/api/sessions/s1/kernels') return json({ kernels: [] });
+    const callId = path.split('/api/tool-calls/')[1];
+    if (callId !== undefined) {
+      const call = storedToolCall({ id: callId, name: 'execute_code', input: {}, status: 'completed' });
+      const shown = (files[callId] ?? []).map((f) => ({ ...f, path: `/a/${f.id}`, bytes: 4 }));
+      return json({ ...call, result: JSON.stringify(codeResult({ files: shown })) });
+    }
     if (path.startsWith('/api/artifacts/'))
       return new Response(PNG, { headers: { 'content-type': 'image/png' } });
     return new Response(JSON.stringify({ error: { code: 'not_found', message: 'no route' } }), {
@@ -79,46 +81,19 @@ function turn(): TurnWithDetails {
   };
 }
 
-function cell(executionId: string, toolCallId: string, artifacts: { id: string; mime: string }[]) {
-  const at = { turn_id: 't1', kernel: 'default', execution_id: executionId };
-  return [
-    ev({ type: 'kernel.execution_started', ...at, code: 'x', tool_call_id: toolCallId }),
-    ev({
-      type: 'kernel.display',
-      ...at,
-      text: '<Figure size 640x480>',
-      artifacts: artifacts.map((a) => ({ ...a, bytes: 4 })),
-    }),
-    ev({
-      type: 'kernel.result',
-      ...at,
-      success: true,
-      return_value: null,
-      error: null,
-      execution_time_ms: 5,
-      limit: null,
-      state_lost: null,
-    }),
-  ];
-}
-
-async function show(history: CairnEvent[]) {
-  const sidecar = fakeSidecar(history);
-  const controller = new KernelController(sidecar.client, liveSource(ev), 's1');
+async function show(files: Record<string, { id: string; mime: string }[]>) {
+  const sidecar = fakeSidecar(files);
   render(
     <I18nProvider locale="en">
-      <StepCells.Provider value={controller}>
-        <TurnBlock
-          view={turnFromHistory(turn())}
-          client={sidecar.client}
-          onAnswer={async () => undefined}
-          onRetry={() => undefined}
-          onOpenSettings={() => undefined}
-        />
-      </StepCells.Provider>
+      <TurnBlock
+        view={turnFromHistory(turn())}
+        client={sidecar.client}
+        onAnswer={async () => undefined}
+        onRetry={() => undefined}
+        onOpenSettings={() => undefined}
+      />
     </I18nProvider>,
   );
-  await act(() => controller.start());
   const [plotted, printed] = screen.getAllByRole('region', { name: 'Code step' }) as [
     HTMLElement,
     HTMLElement,
@@ -137,22 +112,17 @@ afterEach(() => {
 
 describe("a code step's images", () => {
   it('shows the PNG its cell displayed, fetched as the artifact; a step whose cell showed none has no image', async () => {
-    const { fetched, plotted, printed } = await show([
-      ...cell('e1', 'c1', [{ id: 'art-1', mime: 'image/png' }]),
-      ...cell('e2', 'c2', [{ id: 'art-2', mime: 'text/plain' }]),
-    ]);
-    const img = (await within(plotted).findByAltText('Output image')) as HTMLImageElement;
+    const { fetched, plotted, printed } = await show({
+      c1: [{ id: 'art-1', mime: 'image/png' }],
+      c2: [],
+    });
+    const img = (await within(plotted).findByRole('img', {
+      name: 'Image from the code (image/png)',
+    })) as HTMLImageElement;
     expect(img.getAttribute('src')).toBe('blob:test/1');
-    expect(within(plotted).getByText('Images')).toBeTruthy();
     expect(fetched).toContain('/api/artifacts/art-1');
+    await within(printed).findByText('No output');
     expect(printed.querySelector('img')).toBeNull();
-    expect(within(printed).queryByText('Images')).toBeNull();
-    expect(fetched).not.toContain('/api/artifacts/art-2');
-  });
-
-  it('shows nothing when no cell ran for the step', async () => {
-    const { plotted, printed } = await show([]);
-    expect(plotted.querySelector('img')).toBeNull();
-    expect(printed.querySelector('img')).toBeNull();
+    expect(fetched.filter((f) => f.startsWith('/api/artifacts/'))).toEqual(['/api/artifacts/art-1']);
   });
 });

@@ -1,26 +1,20 @@
-import { memo, useMemo } from 'react';
+import { memo, Suspense } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { AnswerQuestionRequest } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import type { ToolItem } from '../../state/tool-items';
-import { AnsiText } from '../AnsiText';
-import { CodeView } from '../CodeView';
-import { clipLines } from '../clip-lines';
 import { QuestionCard } from '../QuestionCard';
 import { ToolItemView } from '../ToolItemView';
+import { CARD_BODIES } from '../tool-cards/card-bodies';
+import { useCallResult } from '../tool-cards/use-call-result';
 import { isFinished, STATUS_KEYS } from '../tool-labels';
-import { CodeStepImages } from './CodeStepImages';
-import { useStepCell } from './step-cell';
 
-function codeOf(input: unknown): string {
-  const code = (input as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : '';
-}
+const CodeBody = CARD_BODIES.code;
 
 /**
- * One code-mode step, open by default (it is what the agent did): its Python highlighted, then what it
- * printed or its error, and the images its cell showed; the tool calls its code made (and their
- * approvals) follow under it.
+ * One code-mode step, open by default (it is what the agent did): its cell as the execute_code card shows
+ * one (the Python highlighted; what it printed, its value, images and HTML; its error first with the line
+ * pointed at; live output while it runs); the tool calls its code made (and their approvals) follow.
  */
 export const CodeStepCard = memo(function CodeStepCard(props: {
   item: ToolItem;
@@ -29,12 +23,8 @@ export const CodeStepCard = memo(function CodeStepCard(props: {
 }) {
   const t = useT();
   const { card, nested } = props.item;
-  const code = useMemo(() => codeOf(card.input), [card.input]);
-  const finished = isFinished(card.status);
-  const source = finished ? (card.preview ?? card.output) : card.output;
-  const clip = useMemo(() => clipLines(source, finished ? 'head' : 'tail'), [source, finished]);
-  // The call's result holds text only: its images are in the kernel events of the cell it ran.
-  const cell = useStepCell(card.toolCallId);
+  // Open from the start, so an ended step reads its whole result at once (its preview is cut JSON).
+  const { result, retry } = useCallResult(props.client, card.toolCallId, isFinished(card.status));
   return (
     <section
       className={`code-step tool-card tool-card--${card.status}${card.isError ? ' tool-card--error' : ''}`}
@@ -45,18 +35,17 @@ export const CodeStepCard = memo(function CodeStepCard(props: {
         <span className="tool-card-name">{t('codeStep.label')}</span>
         <span className={`tool-status tool-status--${card.status}`}>{t(STATUS_KEYS[card.status])}</span>
       </header>
-      <CodeView code={code} language="python" />
-      <div className="tool-card-section">
-        <h4 className="tool-card-label">{card.isError ? t('codeStep.error') : t('codeStep.output')}</h4>
-        {source === '' ? (
-          <p className="tool-card-note">{finished ? t('codeStep.noOutput') : t('codeStep.waiting')}</p>
-        ) : (
-          <pre className={card.isError ? 'tool-card-pre tool-card-pre--error' : 'tool-card-pre'}>
-            <AnsiText text={clip.text} />
-          </pre>
-        )}
+      <div className="tool-card-body">
+        <Suspense
+          fallback={
+            <p className="tool-card-note" role="status">
+              {t('tool.opening')}
+            </p>
+          }
+        >
+          <CodeBody card={card} result={result} retry={retry} client={props.client} />
+        </Suspense>
       </div>
-      <CodeStepImages client={props.client} cell={cell} />
       {nested.map((child) =>
         child.kind === 'tool' ? (
           <ToolItemView key={child.key} item={child} client={props.client} onAnswer={props.onAnswer} />

@@ -9,9 +9,4 @@ export const codeModeMessages = {
   'session.mode.running': 'The mode can change once the running turn ends.',
   'session.mode.error': 'Could not switch the mode: {message}',
   'codeStep.label': 'Code step',
-  'codeStep.output': 'Output',
-  'codeStep.error': 'Error',
-  'codeStep.noOutput': 'No output.',
-  'codeStep.waiting': 'Running…',
-  'codeStep.images': 'Images',
 };

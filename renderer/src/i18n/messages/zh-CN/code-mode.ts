@@ -11,9 +11,4 @@ export const codeModeMessages: Translation<typeof en> = {
   'session.mode.running': '当前轮次结束后才能切换模式。',
   'session.mode.error': '无法切换模式：{message}',
   'codeStep.label': '代码步骤',
-  'codeStep.output': '输出',
-  'codeStep.error': '错误',
-  'codeStep.noOutput': '无输出。',
-  'codeStep.waiting': '运行中…',
-  'codeStep.images': '图像',
 };
