@@ -1,10 +1,10 @@
 import type { ElementContent as HastChild, Element as HastElement } from 'hast';
 import { type ComponentProps, type MouseEvent, memo, type ReactNode, useCallback, useMemo } from 'react';
 import { useT } from '../i18n/i18n';
+import { CopyButton } from './CopyButton';
 import { fenceLanguages, highlightTree, useGrammarsReady } from './highlight/highlighter';
 import { type HastComponents, hastToJsx, type NodeProps } from './markdown/hast-to-jsx';
 import { markdownTree } from './markdown/markdown-tree';
-import { useCopy } from './use-copy';
 
 // The desktop bridge opens only http(s) links, so nothing else is made a link anywhere.
 const LINK_PROTOCOLS = new Set(['http:', 'https:']);
@@ -85,28 +85,6 @@ function codeLanguage(code: HastElement): string | null {
   return null;
 }
 
-function CopyButton({ text }: { text: string }) {
-  const t = useT();
-  const { state, copy } = useCopy(text);
-  const label =
-    state === 'copied'
-      ? t('conversation.code.copied')
-      : state === 'failed'
-        ? t('conversation.code.copyFailed')
-        : t('conversation.code.copy');
-  return (
-    <button
-      type="button"
-      className="md-code-copy"
-      data-state={state}
-      aria-label={state === 'idle' ? t('conversation.code.copyLabel') : label}
-      onClick={copy}
-    >
-      {label}
-    </button>
-  );
-}
-
 /**
  * A fenced code block: language label and a Copy button above the (highlighted) code. A caller that makes
  * the code a scrolling box passes `tabIndex`, so it can be scrolled by keyboard; one that shows the code
@@ -129,7 +107,7 @@ export function CodeBlock({
     <div className="md-code">
       <div className="md-code-header">
         <span className="md-code-lang">{language ?? t('conversation.code.plain')}</span>
-        <CopyButton text={text} />
+        <CopyButton text={text} label={t('conversation.code.copyLabel')} className="md-code-copy" />
       </div>
       <pre className={className} tabIndex={tabIndex}>
         {children}

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/i18n';
+import { CopyButton } from '../CopyButton';
 import { MarkedText } from '../MarkedText';
 import { isFinished } from '../tool-labels';
 import { type CallBodyProps, resultComplete, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
-import { CopyButton } from './CopyButton';
 import { FailedCall } from './ErrorSection';
 import { listNoteText } from './list-notes';
 import { grepFiles, type ListEntry, parseListResult } from './list-result';

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { type Translate, useI18n } from '../../i18n/i18n';
 import { CodeView } from '../CodeView';
+import { CopyButton } from '../CopyButton';
 import { languageForPath } from '../code-language';
 import { isFinished } from '../tool-labels';
 import { type CallBodyProps, resultComplete, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
-import { CopyButton } from './CopyButton';
 import { FailedCall } from './ErrorSection';
 import { FilePathLine, inputPath } from './FilePathLine';
 import { OutputText } from './OutputText';

@@ -1,8 +1,5 @@
 export const conversationMessages = {
-  'conversation.code.copy': 'Copy',
   'conversation.code.copyLabel': 'Copy code',
-  'conversation.code.copied': 'Copied',
-  'conversation.code.copyFailed': 'Could not copy',
   'conversation.code.plain': 'text',
   'conversation.image': 'Image: {alt}',
   'conversation.imageNoAlt': 'Image',

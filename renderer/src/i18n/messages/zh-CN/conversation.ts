@@ -3,10 +3,7 @@ import type { conversationMessages as en } from '../conversation';
 
 /** Typed against the English file: a missing or extra key fails the type check. */
 export const conversationMessages: Translation<typeof en> = {
-  'conversation.code.copy': '复制',
   'conversation.code.copyLabel': '复制代码',
-  'conversation.code.copied': '已复制',
-  'conversation.code.copyFailed': '复制失败',
   'conversation.code.plain': '文本',
   'conversation.image': '图片：{alt}',
   'conversation.imageNoAlt': '图片',
