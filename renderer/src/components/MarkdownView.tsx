@@ -1,9 +1,9 @@
-import type { ElementContent as HastChild, Element as HastElement } from 'hast';
+import type { Element as HastElement } from 'hast';
 import { type ComponentProps, type MouseEvent, memo, type ReactNode, useCallback, useMemo } from 'react';
 import { useT } from '../i18n/i18n';
 import { CopyButton } from './CopyButton';
 import { fenceLanguages, highlightTree, useGrammarsReady } from './highlight/highlighter';
-import { type HastComponents, hastToJsx, type NodeProps } from './markdown/hast-to-jsx';
+import { type HastComponents, hastText, hastToJsx, type NodeProps } from './markdown/hast-to-jsx';
 import { markdownTree } from './markdown/markdown-tree';
 
 // The desktop bridge opens only http(s) links, so nothing else is made a link anywhere.
@@ -68,12 +68,6 @@ function MarkdownImage({ src, alt }: ComponentProps<'img'> & NodeProps) {
       {safe ? <ExternalLink href={safe}>{label}</ExternalLink> : label}
     </span>
   );
-}
-
-function hastText(node: HastChild | HastElement): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element') return node.children.map(hastText).join('');
-  return '';
 }
 
 function codeLanguage(code: HastElement): string | null {

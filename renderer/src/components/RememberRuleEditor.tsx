@@ -1,6 +1,7 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import type { AnswerQuestionRequest, RuleSuggestion } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
+import { focusOnMount } from './focus-on-mount';
 
 type Scope = 'project' | 'global';
 
@@ -20,9 +21,6 @@ export function RememberRuleEditor(props: {
   const id = useId();
   const [pattern, setPattern] = useState(props.suggestion.pattern ?? '');
   const [scope, setScope] = useState<Scope>(props.hasProject ? 'project' : 'global');
-  const input = useRef<HTMLInputElement>(null);
-  // Opened by the user's click, so taking focus here cannot catch an Enter meant for the composer.
-  useEffect(() => input.current?.focus(), []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -51,7 +49,8 @@ export function RememberRuleEditor(props: {
       </label>
       <input
         id={`${id}-pattern`}
-        ref={input}
+        // Opened by the user's click, so taking focus here cannot catch an Enter meant for the composer.
+        ref={focusOnMount}
         type="text"
         className="question-card-input remember-rule-pattern"
         value={pattern}

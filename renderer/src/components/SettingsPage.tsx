@@ -1,7 +1,8 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useState } from 'react';
 import type { Backend, CairnClient } from '../../../sidecar/src/client';
 import type { Desktop } from '../api/connection';
 import { useT } from '../i18n/i18n';
+import { focusOnMount } from './focus-on-mount';
 import { AboutSection } from './settings/AboutSection';
 import { BackendSection } from './settings/BackendSection';
 import { KernelsSection } from './settings/KernelsSection';
@@ -59,8 +60,6 @@ function SettingsMain(props: {
   const { client, desktop, onTest, onClose, appVersion } = props;
   const t = useT();
   const id = useId();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => headingRef.current?.focus(), []);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || event.defaultPrevented) return;
@@ -72,7 +71,7 @@ function SettingsMain(props: {
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere on the page closes it; the Close button is the control.
     <div className="settings-page" onKeyDown={onKeyDown}>
       <header className="settings-header">
-        <h1 id={`${id}-title`} ref={headingRef} tabIndex={-1} className="settings-title">
+        <h1 id={`${id}-title`} ref={focusOnMount} tabIndex={-1} className="settings-title">
           {t('settings.title')}
         </h1>
         <button type="button" className="settings-button" onClick={onClose}>

@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 import { useAsync } from '../../state/use-async';
+import { focusOnMount } from '../focus-on-mount';
 import { FileChangeList } from './FileChangeList';
 
 /**
@@ -11,8 +11,6 @@ import { FileChangeList } from './FileChangeList';
  */
 export function SessionChangesDialog(props: { client: CairnClient; sessionId: string; onClose(): void }) {
   const t = useT();
-  const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeRef.current?.focus(), []);
   const { value, error } = useAsync(() => props.client.sessionChanges(props.sessionId), [props.sessionId]);
   return createPortal(
     <div className="modal-backdrop">
@@ -36,7 +34,7 @@ export function SessionChangesDialog(props: { client: CairnClient; sessionId: st
           {value && value.changes.length > 0 && <FileChangeList changes={value.changes} />}
         </div>
         <div className="modal-actions">
-          <button type="button" ref={closeRef} onClick={props.onClose}>
+          <button type="button" ref={focusOnMount} onClick={props.onClose}>
             {t('changes.revert.close')}
           </button>
         </div>

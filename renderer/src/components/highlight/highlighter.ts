@@ -4,6 +4,7 @@
 
 import type { Element, ElementContent, Root } from 'hast';
 import { useEffect, useSyncExternalStore } from 'react';
+import { hastText } from '../markdown/hast-to-jsx';
 import { ALIASES, EMBEDS, GRAMMARS } from './grammars';
 
 type HastElement = Element;
@@ -85,12 +86,6 @@ export function fenceLanguages(markdown: string): string[] {
   return [...found];
 }
 
-function text(node: HastChild | HastElement): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element') return node.children.map(text).join('');
-  return '';
-}
-
 function languageOf(code: HastElement): string | false | null {
   const classes = code.properties.className;
   if (!Array.isArray(classes)) return null;
@@ -112,7 +107,7 @@ function highlightCode(code: HastElement): void {
   const grammar = grammarFor(language);
   if (!grammar || !lowlight || !registered.has(grammar)) return;
   try {
-    const result = lowlight.highlight(grammar, text(code));
+    const result = lowlight.highlight(grammar, hastText(code));
     if (result.children.length > 0) code.children = result.children as HastChild[];
   } catch {
     // A grammar that throws on this text: the code stays plain.

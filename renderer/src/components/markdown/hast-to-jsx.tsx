@@ -10,6 +10,13 @@ export interface NodeProps {
 // biome-ignore lint/suspicious/noExplicitAny: each component takes the props of the element it replaces
 export type HastComponents = Partial<Record<string, ComponentType<any>>>;
 
+/** The text of a node and everything under it. */
+export function hastText(node: ElementContent | Element): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(hastText).join('');
+  return '';
+}
+
 /** URL properties, per element: each goes through the caller's check, and is dropped when it fails. */
 const URL_PROPERTIES: Record<string, readonly string[]> = { a: ['href'], img: ['src'] };
 /** Elements whose whitespace text is not content (React and the DOM refuse text there). */
