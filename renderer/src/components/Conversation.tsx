@@ -88,14 +88,15 @@ export function Conversation(props: {
   const parentId = props.session.parent_session_id;
   const readOnly = parentId !== null;
   const panelLoading = <p className="muted">{t('common.loading')}</p>;
-  // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one.
+  // Made in an effect, so StrictMode's second run of effects starts a fresh controller, not a disposed one;
+  // a layout effect, so the session's first requests leave as it commits rather than a frame later.
   const [controller, setController] = useState<SessionController | null>(null);
   const [kernelController, setKernelController] = useState<KernelController | null>(null);
   const [background, setBackground] = useState<{
     calls: BackgroundController;
     waiting: WaitingController;
   } | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const created = new SessionController(props.client, props.stream, props.session.id);
     setController(created);
     void created.start();

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { Backend } from '../../../sidecar/src/client';
 import { bridgeErrorMessage, type ResolvedBackend, resolveBackend } from '../api/connection';
 import { App } from './App';
@@ -35,7 +35,8 @@ export function Root() {
         ),
     );
   }, []);
-  useEffect(resolve, [resolve]);
+  // Before the first paint (an effect would wait a frame): the app's first requests hang on it.
+  useLayoutEffect(resolve, [resolve]);
 
   const changed = useCallback((next: ResolvedBackend) => {
     wasRemote.current = next.desktop?.info.mode === 'remote';
