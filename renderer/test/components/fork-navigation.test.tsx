@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { ForkInfo, TurnPage } from '../../../sidecar/src/protocol';
 import { capabilitiesBody } from '../../../sidecar/test/support/api-bodies';
 import { App } from '../../src/components/App';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { fakeSocketServer } from '../support/fake-socket';
+import { withLayout } from '../support/sessions-app';
 import { session } from '../support/sessions-backend';
 import { approvalFor, storedToolCall, storedTurn } from '../support/tool-calls';
 
@@ -81,15 +82,7 @@ function stubBackend() {
   return { paths, server };
 }
 
-// happy-dom lays nothing out: give the transcript a height, so its virtual list renders the turns.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+withLayout();
 
 describe('forks in the app', () => {
   it('shows the fork under its turn, live; opens it read-only; and goes back to the parent', async () => {
