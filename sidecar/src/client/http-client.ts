@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type {
   AnswerQuestionRequest,
   ApprovalMode,
@@ -357,7 +357,7 @@ export class CairnClient {
     return response.blob();
   }
 
-  private async request<S extends z.ZodType>(
+  private async request<S extends z.ZodMiniType>(
     method: string,
     path: string,
     schema: S,
@@ -375,7 +375,7 @@ export class CairnClient {
   private async request(
     method: string,
     path: string,
-    schema: z.ZodType | null,
+    schema: z.ZodMiniType | null,
     body?: unknown,
     auth = true,
     signal?: AbortSignal,
