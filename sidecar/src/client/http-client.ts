@@ -400,10 +400,13 @@ export class CairnClient {
     if (schema === null) return undefined;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
+      // The field's path says what was wrong even where zod has no English messages (the renderer loads none).
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
       throw new ApiError(
         response.status,
         'bad_response',
-        `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message}`,
+        `Unexpected answer from ${path}: ${where}${issue?.message}`,
       );
     }
     return parsed.data;
