@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { trustSystemCertificates } from '../config/system-ca';
 
 /**
@@ -6,6 +7,9 @@ import { trustSystemCertificates } from '../config/system-ca';
  */
 export function prepareProcess(proc: NodeJS.Process = process): void {
   trustSystemCertificates();
+  // The wire schemas are zod/mini, which brings no messages of its own: without this a command that loads
+  // no classic zod would say only "Invalid input" where it should say what was expected.
+  z.config(z.locales.en());
   // Cairn logs through its logger; a library's console.debug chatter (@jupyterlab/services announces every
   // socket and kernel status) would land in `cairn run`'s output and the desktop host's diagnostics.
   if (proc.env.CAIRN_LOG_LEVEL !== 'debug') console.debug = () => {};

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type {
   AnswerQuestionRequest,
   ApprovalMode,
@@ -357,7 +357,7 @@ export class CairnClient {
     return response.blob();
   }
 
-  private async request<S extends z.ZodType>(
+  private async request<S extends z.ZodMiniType>(
     method: string,
     path: string,
     schema: S,
@@ -375,7 +375,7 @@ export class CairnClient {
   private async request(
     method: string,
     path: string,
-    schema: z.ZodType | null,
+    schema: z.ZodMiniType | null,
     body?: unknown,
     auth = true,
     signal?: AbortSignal,
@@ -400,10 +400,13 @@ export class CairnClient {
     if (schema === null) return undefined;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
+      // The field's path says what was wrong even where zod has no English messages (the renderer loads none).
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
       throw new ApiError(
         response.status,
         'bad_response',
-        `Unexpected answer from ${path}: ${parsed.error.issues[0]?.message}`,
+        `Unexpected answer from ${path}: ${where}${issue?.message}`,
       );
     }
     return parsed.data;

@@ -37,7 +37,7 @@ const ReadArguments = z.object({
 });
 const RememberArguments = z.object({
   text: z.string().trim().min(1, 'text is required').max(4000),
-  scope: ExperienceScope.optional(),
+  scope: z.optional(ExperienceScope),
 });
 const ForgetArguments = z.object({ id: z.string().min(1, 'id is required') });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { KernelVariable } from './kernels';
 
 /** The shapes of context management: compaction levels, summaries, versions, units, experiences. */
@@ -9,7 +9,7 @@ export const CompactionReason = z.enum(['threshold', 'agent', 'user']);
 export type CompactionReason = z.infer<typeof CompactionReason>;
 
 /** A live kernel variable as a summary records it, so the agent still knows what is in memory. */
-export const SummaryKernelVariable = KernelVariable.extend({ kernel: z.string() });
+export const SummaryKernelVariable = z.extend(KernelVariable, { kernel: z.string() });
 export type SummaryKernelVariable = z.infer<typeof SummaryKernelVariable>;
 
 /** What a summary holds: the task's state, so that nothing finished is redone and nothing open is lost. */
@@ -23,7 +23,7 @@ export const StructuredSummary = z.object({
   relevant_files_directories: z.array(z.string()),
   remember: z.array(z.string()),
   /** The session's live kernel variables when a Turn or Session summary was written. */
-  kernel_variables: z.array(SummaryKernelVariable).optional(),
+  kernel_variables: z.optional(z.array(SummaryKernelVariable)),
 });
 export type StructuredSummary = z.infer<typeof StructuredSummary>;
 export const SUMMARY_FIELDS = [
@@ -39,18 +39,18 @@ export const SUMMARY_FIELDS = [
 
 /** One context version: what a compaction wrote (version 1 is the session's start: everything). */
 export const ContextVersionInfo = z.object({
-  number: z.number().int(),
-  parent: z.number().int().nullable(),
-  level: CompactionLevel.nullable(),
+  number: z.number().check(z.int()),
+  parent: z.nullable(z.number().check(z.int())),
+  level: z.nullable(CompactionLevel),
   /** `initial`, why it was compacted (`threshold` | `agent` | `user`), `agent_edit` (memory) or `fork` (a fork's start). */
   reason: z.string(),
-  turn_id: z.string().nullable(),
-  tokens_before: z.number().int().nullable(),
-  tokens_after: z.number().int().nullable(),
+  turn_id: z.nullable(z.string()),
+  tokens_before: z.nullable(z.number().check(z.int())),
+  tokens_after: z.nullable(z.number().check(z.int())),
   /** The newest message when the version was written: the compaction sits after it in the conversation. */
-  after_message_id: z.number().int().nullable(),
+  after_message_id: z.nullable(z.number().check(z.int())),
   /** The summary this compaction wrote, when it wrote one. */
-  summary: StructuredSummary.nullable(),
+  summary: z.nullable(StructuredSummary),
   created_at: z.string(),
 });
 export type ContextVersionInfo = z.infer<typeof ContextVersionInfo>;
@@ -65,8 +65,8 @@ export const ContextUnit = z.object({
   level: UnitLevel,
   kind: z.enum(['message', 'tool_result', 'summary']),
   role: z.enum(['user', 'assistant']),
-  tokens: z.number().int(),
-  turn_id: z.string().nullable(),
+  tokens: z.number().check(z.int()),
+  turn_id: z.nullable(z.string()),
   /** Protected units are never compacted automatically (the latest prompt, the current round, the tail). */
   protected: z.boolean(),
 });
@@ -75,8 +75,8 @@ export type ContextUnit = z.infer<typeof ContextUnit>;
 export const Experience = z.object({
   id: z.string(),
   scope: z.enum(['session', 'project']),
-  session_id: z.string().nullable(),
-  project_id: z.string().nullable(),
+  session_id: z.nullable(z.string()),
+  project_id: z.nullable(z.string()),
   text: z.string(),
   author: z.enum(['agent', 'user']),
   created_at: z.string(),

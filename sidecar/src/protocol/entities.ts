@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ContextVersionInfo } from './context';
 import { ErrorInfo } from './errors';
 import { ApprovalInfo, ApprovalMode, SandboxNetwork, SandboxSetting } from './permissions';
@@ -26,11 +26,11 @@ export const Project = z.object({
   created_at: z.string(),
   last_opened_at: z.string(),
   /** The interpreter set for the project's Python kernels; null: its `.venv`/`venv`, else `python3`. */
-  python_path: z.string().nullable(),
+  python_path: z.nullable(z.string()),
   /** `on`: Bash, Exec, kernels and process workers run confined to the project (bubblewrap on Linux). */
-  sandbox: SandboxSetting.default('off'),
+  sandbox: z._default(SandboxSetting, 'off'),
   /** `off` (with the sandbox on): what runs in the sandbox has no network. */
-  sandbox_network: SandboxNetwork.default('on'),
+  sandbox_network: z._default(SandboxNetwork, 'on'),
 });
 export type Project = z.infer<typeof Project>;
 
@@ -42,7 +42,7 @@ export const ProjectPython = z.object({
   command: z.string(),
   args: z.array(z.string()),
   source: z.enum(['environment', 'project', 'venv', 'path']),
-  version: z.string().nullable(),
+  version: z.nullable(z.string()),
 });
 export type ProjectPython = z.infer<typeof ProjectPython>;
 
@@ -52,18 +52,18 @@ export type SessionMode = z.infer<typeof SessionMode>;
 
 export const Session = z.object({
   id: z.string(),
-  project_id: z.string().nullable(),
+  project_id: z.nullable(z.string()),
   title: z.string(),
   approval: ApprovalMode,
-  mode: SessionMode.default('tools'),
+  mode: z._default(SessionMode, 'tools'),
   created_at: z.string(),
   updated_at: z.string(),
-  running_turn_id: z.string().nullable(),
+  running_turn_id: z.nullable(z.string()),
   /** A fork's parent session and the parent's turn that spawned it; null for a session of its own. */
-  parent_session_id: z.string().nullable().default(null),
-  parent_turn_id: z.string().nullable().default(null),
+  parent_session_id: z._default(z.nullable(z.string()), null),
+  parent_turn_id: z._default(z.nullable(z.string()), null),
   /** The session and turn this one was branched from (its history up to and including that turn); null otherwise. */
-  branched_from: z.object({ session_id: z.string(), turn_id: z.string() }).nullable().default(null),
+  branched_from: z._default(z.nullable(z.object({ session_id: z.string(), turn_id: z.string() })), null),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -91,30 +91,30 @@ export type TurnKind = z.infer<typeof TurnKind>;
 export const Turn = z.object({
   id: z.string(),
   session_id: z.string(),
-  ordinal: z.number().int(),
+  ordinal: z.number().check(z.int()),
   request_id: z.string(),
   prompt: z.string(),
   status: TurnStatus,
-  error: ErrorInfo.nullable(),
-  usage: Usage.nullable(),
-  continuations: z.number().int(),
+  error: z.nullable(ErrorInfo),
+  usage: z.nullable(Usage),
+  continuations: z.number().check(z.int()),
   created_at: z.string(),
-  finished_at: z.string().nullable(),
+  finished_at: z.nullable(z.string()),
   /** Code mode: the final answer (final_answer's argument, as text); null in tools mode or without one. */
-  answer: z.string().nullable().default(null),
+  answer: z._default(z.nullable(z.string()), null),
   /** Estimated cost in US dollars from the prices of the model config the turn used; null where none are set. */
-  cost: z.number().nullable().default(null),
+  cost: z._default(z.nullable(z.number()), null),
   /** `revert`: not a prompt but a restore of the project's files to before `reverted_turn_id`. */
-  kind: TurnKind.default('prompt'),
-  reverted_turn_id: z.string().nullable().default(null),
+  kind: z._default(TurnKind, 'prompt'),
+  reverted_turn_id: z._default(z.nullable(z.string()), null),
   /** How many files the turn changed in the project; null while it runs or where its files were not recorded. */
-  files_changed: z.number().int().nullable().default(null),
+  files_changed: z._default(z.nullable(z.number().check(z.int())), null),
   /** Whether the project's files were recorded before the turn (so it can be reverted). */
-  files_recorded: z.boolean().default(false),
+  files_recorded: z._default(z.boolean(), false),
   /** Why the turn's files were not recorded (too many files, unreadable…); null otherwise. */
-  files_note: z.string().nullable().default(null),
+  files_note: z._default(z.nullable(z.string()), null),
   /** For a revert: the files it could not put back, and why. */
-  not_restored: z.array(FileNotRestored).default([]),
+  not_restored: z._default(z.array(FileNotRestored), []),
 });
 export type Turn = z.infer<typeof Turn>;
 
@@ -123,8 +123,8 @@ export const ContentBlock = z.looseObject({ type: z.string() });
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
 export const Message = z.object({
-  id: z.number().int(),
-  turn_id: z.string().nullable(),
+  id: z.number().check(z.int()),
+  turn_id: z.nullable(z.string()),
   role: z.enum(['user', 'assistant']),
   content: z.array(ContentBlock),
   /** Instructions Cairn added on its own (continue, make it smaller, synthetic results). */
@@ -153,24 +153,24 @@ export const ToolCall = z.object({
   input: z.unknown(),
   status: ToolCallStatus,
   is_error: z.boolean(),
-  preview: z.string().nullable(),
+  preview: z.nullable(z.string()),
   /** The file holding the full result (the model is pointed to it when the result is large). */
-  result_file: z.string().nullable(),
+  result_file: z.nullable(z.string()),
   started_at: z.string(),
-  finished_at: z.string().nullable(),
-  duration_ms: z.number().nullable(),
+  finished_at: z.nullable(z.string()),
+  duration_ms: z.nullable(z.number()),
   /** The call whose script started this one (through CAIRN_TOOL_ENDPOINT), or null for the model's. */
-  parent_tool_call_id: z.string().nullable().default(null),
+  parent_tool_call_id: z._default(z.nullable(z.string()), null),
   /** It was started with `is_wait` false (or a stream method): it runs on after its receipt. */
-  background: z.boolean().default(false),
+  background: z._default(z.boolean(), false),
   /** The exit code of the process it ran, when it ran one to its end. */
-  exit_code: z.number().int().nullable().default(null),
+  exit_code: z._default(z.nullable(z.number().check(z.int())), null),
   /** What the tool said about the call besides its text (signal, timeout, method, pieces, …). */
-  meta: z.record(z.string(), z.unknown()).nullable().default(null),
+  meta: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
-export const ToolCallWithResult = ToolCall.extend({ result: z.string().nullable() });
+export const ToolCallWithResult = z.extend(ToolCall, { result: z.nullable(z.string()) });
 export type ToolCallWithResult = z.infer<typeof ToolCallWithResult>;
 
 export const QuestionKind = z.enum(['question', 'approval']);
@@ -180,20 +180,20 @@ export const Question = z.object({
   id: z.string(),
   session_id: z.string(),
   turn_id: z.string(),
-  tool_call_id: z.string().nullable(),
+  tool_call_id: z.nullable(z.string()),
   kind: QuestionKind,
   question: z.string(),
-  options: z.array(z.string()).nullable(),
+  options: z.nullable(z.array(z.string())),
   /** For approvals: the tool that waits. */
-  tool: z.object({ name: z.string(), input: z.unknown() }).nullable(),
+  tool: z.nullable(z.object({ name: z.string(), input: z.unknown() })),
   /** For approvals: why it asks and the rule "always allow" would propose. */
-  permission: ApprovalInfo.nullable().default(null),
+  permission: z._default(z.nullable(ApprovalInfo), null),
   /** The fork that asks, when a fork's call asks in its parent's session (the session and turn are the parent's). */
-  fork_id: z.string().nullable().default(null),
+  fork_id: z._default(z.nullable(z.string()), null),
   status: QuestionStatus,
-  answer: z.string().nullable(),
+  answer: z.nullable(z.string()),
   created_at: z.string(),
-  answered_at: z.string().nullable(),
+  answered_at: z.nullable(z.string()),
 });
 export type Question = z.infer<typeof Question>;
 
@@ -201,17 +201,17 @@ export const ModelConfig = z.object({
   id: z.string(),
   name: z.string(),
   model: z.string(),
-  base_url: z.string().nullable(),
-  context_window: z.number().int(),
-  max_tokens: z.number().int(),
-  thinking_budget: z.number().int().nullable(),
+  base_url: z.nullable(z.string()),
+  context_window: z.number().check(z.int()),
+  max_tokens: z.number().check(z.int()),
+  thinking_budget: z.nullable(z.number().check(z.int())),
   /** The fraction of the usable window at which compaction starts before a request; null: never automatically. */
-  compact_threshold: z.number().nullable(),
+  compact_threshold: z.nullable(z.number()),
   /** Prices in US dollars per million tokens, for cost estimates; null when not set. */
-  price_input: z.number().nullable().default(null),
-  price_output: z.number().nullable().default(null),
-  price_cache_read: z.number().nullable().default(null),
-  price_cache_write: z.number().nullable().default(null),
+  price_input: z._default(z.nullable(z.number()), null),
+  price_output: z._default(z.nullable(z.number()), null),
+  price_cache_read: z._default(z.nullable(z.number()), null),
+  price_cache_write: z._default(z.nullable(z.number()), null),
   active: z.boolean(),
   has_key: z.boolean(),
   created_at: z.string(),
@@ -219,11 +219,11 @@ export const ModelConfig = z.object({
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
 /** A turn with what happened in it: messages, tool calls, and the questions it asked (answered or not). */
-export const TurnWithDetails = Turn.extend({
+export const TurnWithDetails = z.extend(Turn, {
   messages: z.array(Message),
   tool_calls: z.array(ToolCall),
-  questions: z.array(Question).default([]),
+  questions: z._default(z.array(Question), []),
   /** The compactions written during the turn or right after it, each placed after the message it followed. */
-  compactions: z.array(ContextVersionInfo).default([]),
+  compactions: z._default(z.array(ContextVersionInfo), []),
 });
 export type TurnWithDetails = z.infer<typeof TurnWithDetails>;

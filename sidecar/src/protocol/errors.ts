@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The codes the sidecar sends (HTTP error bodies, failed turns, WebSocket errors, kernel events). */
 export const SERVER_ERROR_CODES = [
@@ -62,9 +62,9 @@ export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];
  * failure (the conflicting paths, the log's error id).
  */
 export const ErrorInfo = z.object({
-  code: ErrorCode.catch('internal'),
+  code: z.catch(ErrorCode, 'internal'),
   message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  details: z.optional(z.record(z.string(), z.unknown())),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 

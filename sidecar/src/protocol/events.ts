@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CompactionLevel, CompactionReason, Experience, StructuredSummary } from './context';
 import { FileNotRestored, Message, Question, ToolCallStatus, Usage } from './entities';
 import { ErrorInfo } from './errors';
@@ -22,26 +22,26 @@ import { LoadedTool } from './tool-runtime';
 export const TurnStartedEvent = z.object({
   ...base,
   type: z.literal('turn.started'),
-  ordinal: z.number().int(),
+  ordinal: z.number().check(z.int()),
   prompt: z.string(),
 });
 export const MessageDeltaEvent = z.object({
   ...base,
   type: z.literal('message.delta'),
-  index: z.number().int(),
+  index: z.number().check(z.int()),
   text: z.string(),
 });
 export const ThinkingDeltaEvent = z.object({
   ...base,
   type: z.literal('thinking.delta'),
-  index: z.number().int(),
+  index: z.number().check(z.int()),
   text: z.string(),
 });
 export const MessageCompletedEvent = z.object({
   ...base,
   type: z.literal('message.completed'),
   message: Message,
-  stop_reason: z.string().nullable(),
+  stop_reason: z.nullable(z.string()),
 });
 export const ToolStartedEvent = z.object({
   ...base,
@@ -51,11 +51,11 @@ export const ToolStartedEvent = z.object({
   name: z.string(),
   input: z.unknown(),
   /** `waiting_approval` when the call waits for the user first, else `running`. */
-  status: z.enum(['running', 'waiting_approval']).default('running'),
+  status: z._default(z.enum(['running', 'waiting_approval']), 'running'),
   /** The call whose script started this one, or null for the model's own calls. */
-  parent_tool_call_id: z.string().nullable().default(null),
+  parent_tool_call_id: z._default(z.nullable(z.string()), null),
   /** Started with `is_wait` false (or a stream method): it runs on in the background after its receipt. */
-  background: z.boolean().default(false),
+  background: z._default(z.boolean(), false),
 });
 /** A call that waited for the user's approval now runs. */
 export const ToolRunningEvent = z.object({
@@ -78,9 +78,9 @@ export const ToolFinishedEvent = z.object({
   is_error: z.boolean(),
   duration_ms: z.number(),
   preview: z.string(),
-  exit_code: z.number().int().nullable().default(null),
+  exit_code: z._default(z.nullable(z.number().check(z.int())), null),
   /** What the tool said about the call besides its text (as ToolCall.meta), so a card can describe it. */
-  meta: z.record(z.string(), z.unknown()).nullable().default(null),
+  meta: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
 });
 /** A tool was loaded into the session (LoadTool), or a loaded tool's worker ended. */
 export const ToolLoadedEvent = z.object({
@@ -109,13 +109,13 @@ export const LlmContinuationEvent = z.object({
   ...base,
   type: z.literal('llm.continuation'),
   reason: z.enum(['max_tokens', 'truncated_tool_call']),
-  attempt: z.number().int(),
-  max_attempts: z.number().int(),
+  attempt: z.number().check(z.int()),
+  max_attempts: z.number().check(z.int()),
 });
 export const TurnCompletedEvent = z.object({
   ...base,
   type: z.literal('turn.completed'),
-  usage: Usage.nullable(),
+  usage: z.nullable(Usage),
 });
 export const TurnFailedEvent = z.object({ ...base, type: z.literal('turn.failed'), error: ErrorInfo });
 export const TurnCancelledEvent = z.object({ ...base, type: z.literal('turn.cancelled') });
@@ -132,7 +132,7 @@ export const TurnInterruptedEvent = z.object({
 export const FilesRevertedEvent = z.object({
   ...base,
   type: z.literal('files.reverted'),
-  ordinal: z.number().int(),
+  ordinal: z.number().check(z.int()),
   reverted_turn_id: z.string(),
   restored: z.array(z.string()),
   not_restored: z.array(FileNotRestored),
@@ -146,9 +146,9 @@ export const McpServerEvent = z.object({
   name: z.string(),
   state: McpConnectionState,
   /** Why it failed or crashed, in words. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** The tools the agent has from it (0 unless connected). */
-  tools: z.number().int(),
+  tools: z.number().check(z.int()),
 });
 
 /** A compaction began: before a request (threshold), after the agent's `Context` call, or at the user's word. */
@@ -157,26 +157,26 @@ export const ContextCompactionStartedEvent = z.object({
   type: z.literal('context.compaction_started'),
   level: CompactionLevel,
   reason: CompactionReason,
-  tokens_before: z.number().int(),
+  tokens_before: z.number().check(z.int()),
 });
 export const ContextCompactedEvent = z.object({
   ...base,
   type: z.literal('context.compacted'),
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   level: CompactionLevel,
   reason: CompactionReason,
-  tokens_before: z.number().int(),
-  tokens_after: z.number().int(),
-  summary: StructuredSummary.nullable(),
+  tokens_before: z.number().check(z.int()),
+  tokens_after: z.number().check(z.int()),
+  summary: z.nullable(StructuredSummary),
 });
 /** The agent edited its working history or system prompt addition (memory): one new version, reason agent_edit. */
 export const ContextEditedEvent = z.object({
   ...base,
   type: z.literal('context.edited'),
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   /** Messages in the edited part of the history. */
-  messages: z.number().int(),
-  system_prompt_addition: z.string().nullable(),
+  messages: z.number().check(z.int()),
+  system_prompt_addition: z.nullable(z.string()),
 });
 /** A fork of this session was spawned, started, or ended (with its response). */
 export const ForkUpdatedEvent = z.object({
@@ -188,7 +188,7 @@ export const ForkUpdatedEvent = z.object({
 export const ContextCompactionFailedEvent = z.object({
   ...base,
   type: z.literal('context.compaction_failed'),
-  level: CompactionLevel.nullable(),
+  level: z.nullable(CompactionLevel),
   reason: CompactionReason,
   error: ErrorInfo,
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { FileNotRestored, Turn } from './entities';
 
 /** How a file differs between two recordings of the project. */
@@ -11,16 +11,16 @@ export const FileChange = z.object({
   path: z.string(),
   status: FileChangeStatus,
   /** A unified diff (`--- a/…`, `+++ b/…`, hunks); null for binary files and files too large to show. */
-  diff: z.string().nullable(),
+  diff: z.nullable(z.string()),
   binary: z.boolean(),
   /**
    * Too large to show as a diff. Files over the size Cairn keeps (see README) are recorded by size and time
    * only: a revert cannot bring their content back.
    */
-  too_large: z.boolean().default(false),
+  too_large: z._default(z.boolean(), false),
   /** Lines added and removed (0 for binary files and files too large to show). */
-  additions: z.number().int().default(0),
-  deletions: z.number().int().default(0),
+  additions: z._default(z.number().check(z.int()), 0),
+  deletions: z._default(z.number().check(z.int()), 0),
 });
 export type FileChange = z.infer<typeof FileChange>;
 
@@ -28,19 +28,17 @@ export type FileChange = z.infer<typeof FileChange>;
 export const FileChanges = z.object({
   changes: z.array(FileChange),
   /** False when the files were not recorded (no project folder, the turn still running, too many files…). */
-  recorded: z.boolean().default(true),
+  recorded: z._default(z.boolean(), true),
   /** Why they were not recorded, or what was left out; null when there is nothing to say. */
-  note: z.string().nullable().default(null),
+  note: z._default(z.nullable(z.string()), null),
 });
 export type FileChanges = z.infer<typeof FileChanges>;
 
 /** `POST /api/turns/{id}/revert`. */
-export const RevertTurnRequest = z
-  .object({
-    /** Restore even files changed since Cairn last recorded them (the user's own edits are overwritten). */
-    force: z.boolean().default(false),
-  })
-  .strict();
+export const RevertTurnRequest = z.strictObject({
+  /** Restore even files changed since Cairn last recorded them (the user's own edits are overwritten). */
+  force: z._default(z.boolean(), false),
+});
 export type RevertTurnRequest = z.infer<typeof RevertTurnRequest>;
 
 /** What `POST /api/turns/{id}/revert` did: its own turn (revertable in turn), the files put back and not. */

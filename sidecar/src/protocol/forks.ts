@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Sub-agents (forks): child sessions that start from the parent's context and are gathered later. */
 
@@ -14,7 +14,7 @@ export const ForkInfo = z.object({
   task: z.string(),
   status: ForkStatus,
   /** The fork's final response (its last reply's text) once it completed; the error's message if it failed. */
-  response: z.string().nullable(),
+  response: z.nullable(z.string()),
   created_at: z.string(),
 });
 export type ForkInfo = z.infer<typeof ForkInfo>;

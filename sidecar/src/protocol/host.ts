@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Shapes that cross the desktop host's boundaries: the sidecar ↔ Electron main process channel
@@ -23,9 +23,9 @@ export const APP_ORIGIN = 'app://cairn';
 
 export const SidecarReady = z.object({
   type: z.literal('ready'),
-  port: z.number().int().min(1).max(65535),
+  port: z.number().check(z.int(), z.gte(1), z.lte(65535)),
   version: z.string(),
-  pid: z.number().int(),
+  pid: z.number().check(z.int()),
 });
 export type SidecarReady = z.infer<typeof SidecarReady>;
 
@@ -40,7 +40,7 @@ export const SidecarStopped = z.object({ type: z.literal('stopped') });
 export const SidecarHello = z.object({
   type: z.literal('hello'),
   version: z.string(),
-  pid: z.number().int(),
+  pid: z.number().check(z.int()),
 });
 export type SidecarHello = z.infer<typeof SidecarHello>;
 
@@ -57,7 +57,7 @@ export const HOST_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,512}$/;
 /** The host's answer to `hello`: the token the sidecar's API is to require. */
 export const HostConfigure = z.object({
   type: z.literal('configure'),
-  token: z.string().regex(HOST_TOKEN_PATTERN),
+  token: z.string().check(z.regex(HOST_TOKEN_PATTERN)),
 });
 export type HostConfigure = z.infer<typeof HostConfigure>;
 
@@ -83,8 +83,8 @@ export type BackendInfo = z.infer<typeof BackendInfo>;
 
 /** A remote backend the user enters in the desktop app's settings. */
 export const RemoteBackendInput = z.object({
-  url: z.string().min(1).max(2048),
-  token: z.string().min(1).max(4096),
+  url: z.string().check(z.minLength(1), z.maxLength(2048)),
+  token: z.string().check(z.minLength(1), z.maxLength(4096)),
 });
 export type RemoteBackendInput = z.infer<typeof RemoteBackendInput>;
 
@@ -106,4 +106,4 @@ export interface DesktopBridge {
 }
 
 /** An external link the renderer asks the host to open in the system browser. */
-export const ExternalUrl = z.string().min(1).max(8192);
+export const ExternalUrl = z.string().check(z.minLength(1), z.maxLength(8192));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorCode } from './errors';
 import { eventBase as base } from './event-base';
 import { KernelErrorDetails, KernelLimitHit, KernelRichOutput } from './kernels';
@@ -15,9 +15,9 @@ export const KernelStartedEvent = z.object({
   type: z.literal('kernel.started'),
   kernel: z.string(),
   /** The local process; null for a kernel on a Jupyter Server. */
-  pid: z.number().int().nullable(),
+  pid: z.nullable(z.number().check(z.int())),
   /** The Jupyter Server it runs on (its base URL); absent or null for a local kernel. */
-  server: z.string().nullable().optional(),
+  server: z.optional(z.nullable(z.string())),
   python: z.string(),
   implementation: z.string(),
   ipython: z.boolean(),
@@ -32,7 +32,7 @@ export const KernelExecutionStartedEvent = z.object({
   execution_id: z.string(),
   code: z.string(),
   /** The agent's execute_code call that runs it; null for the user's own cells. */
-  tool_call_id: z.string().nullable(),
+  tool_call_id: z.nullable(z.string()),
 });
 export const KernelStreamEvent = z.object({
   ...base,
@@ -65,20 +65,20 @@ export const KernelResultEvent = z.object({
   kernel: z.string(),
   execution_id: z.string(),
   success: z.boolean(),
-  return_value: KernelRichOutput.nullable(),
-  error: KernelErrorDetails.nullable(),
+  return_value: z.nullable(KernelRichOutput),
+  error: z.nullable(KernelErrorDetails),
   execution_time_ms: z.number(),
-  limit: KernelLimitHit.nullable(),
+  limit: z.nullable(KernelLimitHit),
   /** Why the variables of earlier calls are gone, when they are. */
-  state_lost: z.string().nullable(),
+  state_lost: z.nullable(z.string()),
 });
 export const KernelErrorEvent = z.object({
   ...base,
   type: z.literal('kernel.error'),
   kernel: z.string(),
-  execution_id: z.string().nullable(),
+  execution_id: z.nullable(z.string()),
   /** Of the closed set; read as `internal` when unknown (a newer server, or an older journal's entry). */
-  code: ErrorCode.catch('internal'),
+  code: z.catch(ErrorCode, 'internal'),
   message: z.string(),
 });
 export const KernelDiedEvent = z.object({
@@ -86,9 +86,9 @@ export const KernelDiedEvent = z.object({
   type: z.literal('kernel.died'),
   kernel: z.string(),
   /** The execution it died in, or null when it died between calls. */
-  execution_id: z.string().nullable(),
-  exit_code: z.number().int().nullable(),
-  signal: z.string().nullable(),
+  execution_id: z.nullable(z.string()),
+  exit_code: z.nullable(z.number().check(z.int())),
+  signal: z.nullable(z.string()),
   stderr_tail: z.string(),
   message: z.string(),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Wire shapes of Python kernels: their state, outputs, requests and the notebook export. */
 
@@ -6,9 +6,11 @@ export const KERNEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export const KernelName = z
   .string()
-  .regex(
-    KERNEL_NAME_PATTERN,
-    'a kernel name is 1 to 64 letters, digits, "-" or "_", starting with a letter or digit',
+  .check(
+    z.regex(
+      KERNEL_NAME_PATTERN,
+      'a kernel name is 1 to 64 letters, digits, "-" or "_", starting with a letter or digit',
+    ),
   );
 
 export const KernelState = z.enum(['not_started', 'starting', 'idle', 'busy', 'waiting_input', 'dead']);
@@ -17,22 +19,26 @@ export type KernelState = z.infer<typeof KernelState>;
 export const KernelInfo = z.object({
   name: z.string(),
   state: KernelState,
-  pid: z.number().int().nullable(),
+  pid: z.nullable(z.number().check(z.int())),
   /** The interpreter's version, once started (`3.11.7`). */
-  python: z.string().nullable(),
-  ipython: z.boolean().nullable(),
+  python: z.nullable(z.string()),
+  ipython: z.nullable(z.boolean()),
   /** Executions since this sidecar opened the kernel. */
-  execution_count: z.number().int(),
+  execution_count: z.number().check(z.int()),
 });
 export type KernelInfo = z.infer<typeof KernelInfo>;
 
 /** A rich output saved as a file; fetch it with GET /api/artifacts/{id}. */
-export const KernelArtifact = z.object({ id: z.string(), mime: z.string(), bytes: z.number().int() });
+export const KernelArtifact = z.object({
+  id: z.string(),
+  mime: z.string(),
+  bytes: z.number().check(z.int()),
+});
 export type KernelArtifact = z.infer<typeof KernelArtifact>;
 
 /** A MIME bundle as clients see it: the plain text inline, everything else as artifacts. */
 export const KernelRichOutput = z.object({
-  text: z.string().nullable(),
+  text: z.nullable(z.string()),
   artifacts: z.array(KernelArtifact),
 });
 export type KernelRichOutput = z.infer<typeof KernelRichOutput>;
@@ -41,10 +47,10 @@ export type KernelRichOutput = z.infer<typeof KernelRichOutput>;
 export const KernelErrorDetails = z.object({
   type: z.string(),
   message: z.string(),
-  line: z.number().int().nullable(),
-  column: z.number().int().nullable(),
-  snippet: z.string().nullable(),
-  pointer: z.string().nullable(),
+  line: z.nullable(z.number().check(z.int())),
+  column: z.nullable(z.number().check(z.int())),
+  snippet: z.nullable(z.string()),
+  pointer: z.nullable(z.string()),
   summary: z.string(),
   traceback: z.array(z.string()),
 });
@@ -52,7 +58,7 @@ export type KernelErrorDetails = z.infer<typeof KernelErrorDetails>;
 
 export const KernelLimitHit = z.object({
   kind: z.enum(['active_time', 'input_idle']),
-  limit_ms: z.number().int(),
+  limit_ms: z.number().check(z.int()),
   action: z.enum(['interrupted', 'killed_and_restarted']),
 });
 export type KernelLimitHit = z.infer<typeof KernelLimitHit>;
@@ -63,12 +69,17 @@ export type KernelVariable = z.infer<typeof KernelVariable>;
 // ---- requests ----
 
 export const KernelExecuteRequest = z.object({
-  code: z.string().min(1, 'code is required').max(1_000_000, 'code must be at most 1,000,000 characters'),
+  code: z
+    .string()
+    .check(
+      z.minLength(1, 'code is required'),
+      z.maxLength(1_000_000, 'code must be at most 1,000,000 characters'),
+    ),
 });
 export type KernelExecuteRequest = z.infer<typeof KernelExecuteRequest>;
 
 export const KernelInputReplyRequest = z.object({
-  request_id: z.string().min(1, 'request_id is required'),
+  request_id: z.string().check(z.minLength(1, 'request_id is required')),
   value: z.string({ error: 'value is required (a string; "" for an empty line)' }),
 });
 export type KernelInputReplyRequest = z.infer<typeof KernelInputReplyRequest>;
@@ -107,7 +118,7 @@ export const NotebookOutput = z.discriminatedUnion('output_type', [
   }),
   z.object({
     output_type: z.literal('execute_result'),
-    execution_count: z.number().int().nullable(),
+    execution_count: z.nullable(z.number().check(z.int())),
     data: z.record(z.string(), z.unknown()),
     metadata: z.record(z.string(), z.unknown()),
   }),
@@ -121,9 +132,9 @@ export const NotebookOutput = z.discriminatedUnion('output_type', [
 export type NotebookOutput = z.infer<typeof NotebookOutput>;
 
 export const NotebookCell = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
   cell_type: z.literal('code'),
-  execution_count: z.number().int().nullable(),
+  execution_count: z.nullable(z.number().check(z.int())),
   metadata: z.record(z.string(), z.unknown()),
   source: MultilineString,
   outputs: z.array(NotebookOutput),
@@ -132,7 +143,7 @@ export type NotebookCell = z.infer<typeof NotebookCell>;
 
 export const Notebook = z.object({
   nbformat: z.literal(4),
-  nbformat_minor: z.number().int(),
+  nbformat_minor: z.number().check(z.int()),
   metadata: z.record(z.string(), z.unknown()),
   cells: z.array(NotebookCell),
 });
@@ -148,7 +159,7 @@ export const KernelProviderSettings = z.object({
   provider: KernelProviderKind,
   jupyter: z.object({
     /** The server's base URL (`https://host/prefix/`), null when none is set. */
-    url: z.string().nullable(),
+    url: z.nullable(z.string()),
     /** The kernelspec kernels start with on the server. */
     kernel_name: z.string(),
     has_token: z.boolean(),
@@ -161,13 +172,19 @@ export type KernelProviderSettings = z.infer<typeof KernelProviderSettings>;
 /** Saves the provider; an absent or empty token keeps the saved one, `clear_token` removes it. */
 export const UpdateKernelProviderRequest = z.strictObject({
   provider: KernelProviderKind,
-  jupyter_url: z.string().max(2_000).nullable().optional(),
-  jupyter_kernel_name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a kernelspec name is letters, digits, ".", "-" or "_"')
-    .optional(),
-  jupyter_token: z.string().max(4_096).optional(),
-  clear_token: z.boolean().optional(),
+  jupyter_url: z.optional(z.nullable(z.string().check(z.maxLength(2_000)))),
+  jupyter_kernel_name: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+          'a kernelspec name is letters, digits, ".", "-" or "_"',
+        ),
+      ),
+  ),
+  jupyter_token: z.optional(z.string().check(z.maxLength(4_096))),
+  clear_token: z.optional(z.boolean()),
 });
 export type UpdateKernelProviderRequest = z.infer<typeof UpdateKernelProviderRequest>;
 

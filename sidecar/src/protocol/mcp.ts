@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Wire shapes of MCP connections: server configs, secrets, tests, imports and a session's servers. */
 
@@ -15,8 +15,8 @@ export const MCP_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
  * server runs), or a secret kept in the OS keychain (its value set through PUT …/secrets).
  */
 export const McpValueInput = z.union([
-  z.string().max(32_768),
-  z.strictObject({ env: z.string().regex(MCP_ENV_NAME, 'an environment variable name') }),
+  z.string().check(z.maxLength(32_768)),
+  z.strictObject({ env: z.string().check(z.regex(MCP_ENV_NAME, 'an environment variable name')) }),
   z.strictObject({ secret: z.literal(true) }),
 ]);
 export type McpValueInput = z.infer<typeof McpValueInput>;
@@ -40,26 +40,26 @@ export const MCP_LIMITS = {
   toolNameChars: 64,
 } as const;
 
-const ToolNameList = z.array(z.string().min(1).max(256)).max(1_000);
+const ToolNameList = z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(1_000));
 
 const serverFields = {
-  name: z.string().trim().min(1, 'name is required').max(100),
+  name: z.string().check(z.trim(), z.minLength(1, 'name is required'), z.maxLength(100)),
   transport: McpTransport,
   /** stdio: one command line, POSIX-shell-like quoting (single and double quotes, backslash escapes). */
-  command: z.string().max(32_768).nullable(),
+  command: z.nullable(z.string().check(z.maxLength(32_768))),
   env: z.record(
-    z.string().regex(MCP_ENV_NAME, 'environment variable names are letters, digits and _'),
+    z.string().check(z.regex(MCP_ENV_NAME, 'environment variable names are letters, digits and _')),
     McpValueInput,
   ),
   /** streamable_http: the endpoint; https, or plain http to this machine only. */
-  url: z.string().max(4_096).nullable(),
-  headers: z.record(z.string().regex(MCP_HEADER_NAME, 'a header name'), McpValueInput),
-  bearer_token: McpValueInput.nullable(),
+  url: z.nullable(z.string().check(z.maxLength(4_096))),
+  headers: z.record(z.string().check(z.regex(MCP_HEADER_NAME, 'a header name')), McpValueInput),
+  bearer_token: z.nullable(McpValueInput),
   /** null: every tool; [] none; deny wins over allow. */
-  allow_tools: ToolNameList.nullable(),
+  allow_tools: z.nullable(ToolNameList),
   deny_tools: ToolNameList,
-  startup_timeout_sec: z.number().positive().max(600),
-  tool_timeout_sec: z.number().positive().max(3_600),
+  startup_timeout_sec: z.number().check(z.positive(), z.lte(600)),
+  tool_timeout_sec: z.number().check(z.positive(), z.lte(3_600)),
   /** A session does not run while this server fails to connect. */
   block_on_failure: z.boolean(),
 };
@@ -69,12 +69,12 @@ export const McpServer = z.object({
   enabled: z.boolean(),
   name: z.string(),
   transport: McpTransport,
-  command: z.string().nullable(),
+  command: z.nullable(z.string()),
   env: z.record(z.string(), McpValue),
-  url: z.string().nullable(),
+  url: z.nullable(z.string()),
   headers: z.record(z.string(), McpValue),
-  bearer_token: McpValue.nullable(),
-  allow_tools: z.array(z.string()).nullable(),
+  bearer_token: z.nullable(McpValue),
+  allow_tools: z.nullable(z.array(z.string())),
   deny_tools: z.array(z.string()),
   startup_timeout_sec: z.number(),
   tool_timeout_sec: z.number(),
@@ -93,22 +93,22 @@ export const MCP_DEFAULTS = {
 export const CreateMcpServerRequest = z.strictObject({
   name: serverFields.name,
   transport: serverFields.transport,
-  command: serverFields.command.optional(),
-  env: serverFields.env.optional(),
-  url: serverFields.url.optional(),
-  headers: serverFields.headers.optional(),
-  bearer_token: serverFields.bearer_token.optional(),
-  allow_tools: serverFields.allow_tools.optional(),
-  deny_tools: serverFields.deny_tools.optional(),
-  startup_timeout_sec: serverFields.startup_timeout_sec.optional(),
-  tool_timeout_sec: serverFields.tool_timeout_sec.optional(),
-  block_on_failure: serverFields.block_on_failure.optional(),
+  command: z.optional(serverFields.command),
+  env: z.optional(serverFields.env),
+  url: z.optional(serverFields.url),
+  headers: z.optional(serverFields.headers),
+  bearer_token: z.optional(serverFields.bearer_token),
+  allow_tools: z.optional(serverFields.allow_tools),
+  deny_tools: z.optional(serverFields.deny_tools),
+  startup_timeout_sec: z.optional(serverFields.startup_timeout_sec),
+  tool_timeout_sec: z.optional(serverFields.tool_timeout_sec),
+  block_on_failure: z.optional(serverFields.block_on_failure),
 });
 export type CreateMcpServerRequest = z.infer<typeof CreateMcpServerRequest>;
 
 /** A partial update; `enabled` switches the server on or off for sessions not yet run. */
-export const UpdateMcpServerRequest = CreateMcpServerRequest.partial().extend({
-  enabled: z.boolean().optional(),
+export const UpdateMcpServerRequest = z.extend(z.partial(CreateMcpServerRequest), {
+  enabled: z.optional(z.boolean()),
 });
 export type UpdateMcpServerRequest = z.infer<typeof UpdateMcpServerRequest>;
 
@@ -117,7 +117,10 @@ export type UpdateMcpServerRequest = z.infer<typeof UpdateMcpServerRequest>;
  * sets it, an empty string keeps the saved value (an edit form's untouched field), null removes it.
  * Write-only: no route returns a secret.
  */
-export const SetMcpSecretsRequest = z.record(z.string().min(1).max(128), z.string().max(32_768).nullable());
+export const SetMcpSecretsRequest = z.record(
+  z.string().check(z.minLength(1), z.maxLength(128)),
+  z.nullable(z.string().check(z.maxLength(32_768))),
+);
 export type SetMcpSecretsRequest = z.infer<typeof SetMcpSecretsRequest>;
 
 export const McpServerList = z.object({ servers: z.array(McpServer) });
@@ -128,7 +131,7 @@ export const McpValueSource = z.enum(['literal', 'env', 'secret']);
 
 export const McpToolInfo = z.object({
   name: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   /** Whether the allow/deny lists let the agent have it. */
   allowed: z.boolean(),
 });
@@ -137,11 +140,11 @@ export type McpToolInfo = z.infer<typeof McpToolInfo>;
 /** "Test connection": initialize and tools/list only, with what the server was started with. */
 export const McpTestResult = z.object({
   ok: z.literal(true),
-  server_info: z.object({ name: z.string(), version: z.string() }).nullable(),
+  server_info: z.nullable(z.object({ name: z.string(), version: z.string() })),
   /** stdio: the program and arguments spawned (no shell), and the working directory. */
-  program: z.string().nullable(),
+  program: z.nullable(z.string()),
   args: z.array(z.string()),
-  cwd: z.string().nullable(),
+  cwd: z.nullable(z.string()),
   /** The environment given to the server: names and where each value came from. */
   env: z.record(z.string(), McpValueSource),
   tools: z.array(McpToolInfo),
@@ -157,11 +160,11 @@ export type McpImportSource = z.infer<typeof McpImportSource>;
 export const McpImportQuestion = z.object({
   /** `input:token`, `env:HOME` or `workspaceFolder`, as written in the file. */
   id: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   /** VS Code's `password: true` inputs: the answer should become a secret. */
   password: z.boolean(),
   /** The value the file suggests (`${VAR:-default}`), if any. */
-  default: z.string().nullable(),
+  default: z.nullable(z.string()),
 });
 export type McpImportQuestion = z.infer<typeof McpImportQuestion>;
 
@@ -186,31 +189,33 @@ export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
 export const McpImportRequest = z.strictObject({
   source: McpImportSource,
   /** For project-level files (VS Code's `.vscode/mcp.json`, Claude Code's `.mcp.json`, Cursor's `.cursor/mcp.json`). */
-  project_id: z.string().optional(),
-  path: z.string().min(1).max(4_096).optional(),
-  content: z.string().max(1_048_576).optional(),
-  confirm: z
-    .strictObject({
-      servers: z.array(z.string().min(1)).min(1, 'name at least one server to import'),
+  project_id: z.optional(z.string()),
+  path: z.optional(z.string().check(z.minLength(1), z.maxLength(4_096))),
+  content: z.optional(z.string().check(z.maxLength(1_048_576))),
+  confirm: z.optional(
+    z.strictObject({
+      servers: z
+        .array(z.string().check(z.minLength(1)))
+        .check(z.minLength(1, 'name at least one server to import')),
       /** Answers by question id: a literal, or `{"env":"VAR"}`, or `{"secret":"value"}` kept in the keychain. */
-      answers: z
-        .record(
+      answers: z.optional(
+        z.record(
           z.string(),
           z.union([
-            z.string().max(32_768),
-            z.strictObject({ env: z.string().regex(MCP_ENV_NAME) }),
-            z.strictObject({ secret: z.string().min(1).max(32_768) }),
+            z.string().check(z.maxLength(32_768)),
+            z.strictObject({ env: z.string().check(z.regex(MCP_ENV_NAME)) }),
+            z.strictObject({ secret: z.string().check(z.minLength(1), z.maxLength(32_768)) }),
           ]),
-        )
-        .optional(),
-    })
-    .optional(),
+        ),
+      ),
+    }),
+  ),
 });
 export type McpImportRequest = z.infer<typeof McpImportRequest>;
 
 export const McpImportPreview = z.object({
   /** The file read. */
-  path: z.string().nullable(),
+  path: z.nullable(z.string()),
   candidates: z.array(McpImportCandidate),
   questions: z.array(McpImportQuestion),
 });
@@ -236,7 +241,7 @@ export const McpSessionTool = z.object({
   agent_name: z.string(),
   /** The server's own name for it. */
   name: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   available: z.boolean(),
 });
 export type McpSessionTool = z.infer<typeof McpSessionTool>;
@@ -247,14 +252,14 @@ export const McpSessionServer = z.object({
   transport: McpTransport,
   state: McpConnectionState,
   /** Why it failed or crashed, in words. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   tools: z.array(McpSessionTool),
 });
 export type McpSessionServer = z.infer<typeof McpSessionServer>;
 
 export const McpSessionStatus = z.object({
   /** When the session took its snapshot of the enabled servers (its first run); null before. */
-  snapshot_at: z.string().nullable(),
+  snapshot_at: z.nullable(z.string()),
   /** A reset waits for the next message: the current configuration is loaded then. */
   reset_pending: z.boolean(),
   servers: z.array(McpSessionServer),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ContextUnit, ContextVersionInfo, Experience } from './context';
 import { ContentBlock, ModelConfig, Project, Question, Session, TurnWithDetails, Usage } from './entities';
 import { CairnEvent } from './events';
@@ -10,7 +10,7 @@ export const ProjectList = z.object({ projects: z.array(Project) });
 export type ProjectList = z.infer<typeof ProjectList>;
 export const SessionList = z.object({ sessions: z.array(Session) });
 /** A session's tokens over all its turns, and their estimated cost (null when no turn's model has prices). */
-export const SessionUsage = Usage.extend({ cost: z.number().nullable() });
+export const SessionUsage = z.extend(Usage, { cost: z.nullable(z.number()) });
 export type SessionUsage = z.infer<typeof SessionUsage>;
 const NO_USAGE: SessionUsage = {
   input_tokens: 0,
@@ -31,10 +31,10 @@ export type BranchInfo = z.infer<typeof BranchInfo>;
  * One session as `GET /api/sessions/{id}` returns it: with the forks its turns spawned, the sessions
  * branched from it, and its usage.
  */
-export const SessionDetail = Session.extend({
+export const SessionDetail = z.extend(Session, {
   forks: z.array(ForkInfo),
-  branches: z.array(BranchInfo).default([]),
-  usage: SessionUsage.default(NO_USAGE),
+  branches: z._default(z.array(BranchInfo), []),
+  usage: z._default(SessionUsage, NO_USAGE),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 export type SessionList = z.infer<typeof SessionList>;
@@ -43,17 +43,18 @@ export type QuestionList = z.infer<typeof QuestionList>;
 export const ModelList = z.object({
   models: z.array(ModelConfig),
   /** What the server's environment sets over the active config (CAIRN_ANTHROPIC_API_KEY, …): never values of keys. */
-  env_overrides: z
-    .object({ key: z.boolean(), model: z.string().nullable(), base_url: z.string().nullable() })
-    .default({ key: false, model: null, base_url: null }),
+  env_overrides: z._default(
+    z.object({ key: z.boolean(), model: z.nullable(z.string()), base_url: z.nullable(z.string()) }),
+    { key: false, model: null, base_url: null },
+  ),
 });
 export type ModelList = z.infer<typeof ModelList>;
 
 export const TurnPage = z.object({
   turns: z.array(TurnWithDetails),
-  next_before: z.number().int().nullable(),
+  next_before: z.nullable(z.number().check(z.int())),
   /** The session's journal position when the page was read: subscribe after it. */
-  last_seq: z.number().int(),
+  last_seq: z.number().check(z.int()),
 });
 export type TurnPage = z.infer<typeof TurnPage>;
 
@@ -71,18 +72,18 @@ export type About = z.infer<typeof About>;
 
 /** The next request as Cairn sees it: its size against the usable window, and the units it is made of. */
 export const ContextInfo = z.object({
-  version: z.number().int(),
-  estimated_tokens: z.number().int(),
+  version: z.number().check(z.int()),
+  estimated_tokens: z.number().check(z.int()),
   /** True when no part of the size came from the API's own count (no request yet since the last change). */
   estimated: z.boolean(),
-  usable_window: z.number().int(),
-  compact_threshold: z.number().nullable(),
+  usable_window: z.number().check(z.int()),
+  compact_threshold: z.nullable(z.number()),
   /** Tokens at which automatic compaction starts (null when it is off). */
-  threshold_tokens: z.number().int().nullable(),
+  threshold_tokens: z.nullable(z.number().check(z.int())),
   compaction_pending: z.boolean(),
   units: z.array(ContextUnit),
   /** The session's own addition to Cairn's system prompt (the agent's set/append_system_prompt); null: none. */
-  system_prompt_addition: z.string().nullable().default(null),
+  system_prompt_addition: z._default(z.nullable(z.string()), null),
 });
 export type ContextInfo = z.infer<typeof ContextInfo>;
 
@@ -95,18 +96,18 @@ export const ContextVersionView = z.object({
   head: z.boolean(),
   messages: z.array(
     z.object({
-      index: z.number().int(),
+      index: z.number().check(z.int()),
       role: z.enum(['user', 'assistant']),
       content: z.array(ContentBlock),
     }),
   ),
-  total: z.number().int(),
-  next_before: z.number().int().nullable(),
+  total: z.number().check(z.int()),
+  next_before: z.nullable(z.number().check(z.int())),
 });
 export type ContextVersionView = z.infer<typeof ContextVersionView>;
 
 /** The answer to "compact now": the context after it, and the version it wrote. */
-export const CompactResponse = ContextInfo.extend({ compacted: ContextVersionInfo });
+export const CompactResponse = z.extend(ContextInfo, { compacted: ContextVersionInfo });
 export type CompactResponse = z.infer<typeof CompactResponse>;
 
 export const ExperienceList = z.object({ experiences: z.array(Experience) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ToolCall, ToolCallStatus } from './entities';
 
 /**
@@ -32,9 +32,9 @@ export const LoadedTool = z.object({
   methods: z.array(ToolMethodInfo),
   /** `crashed`: its worker ended; its calls fail until it is loaded again. */
   state: z.enum(['ready', 'crashed']),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** The worker's process id (process mode), null in the sidecar. */
-  pid: z.number().int().nullable(),
+  pid: z.nullable(z.number().check(z.int())),
   loaded_at: z.string(),
   /** The tool call (LoadTool) that loaded it. */
   tool_call_id: z.string(),
@@ -49,7 +49,7 @@ export const ToolRuntimeInfo = z.object({
 export type ToolRuntimeInfo = z.infer<typeof ToolRuntimeInfo>;
 
 /** One piece of a call's streamed output, `NNNN.txt` in its folder. */
-export const OutputPiece = z.object({ number: z.number().int().nonnegative(), text: z.string() });
+export const OutputPiece = z.object({ number: z.number().check(z.int(), z.nonnegative()), text: z.string() });
 export type OutputPiece = z.infer<typeof OutputPiece>;
 
 /**
@@ -61,16 +61,16 @@ export const ToolCallOutput = z.object({
   status: ToolCallStatus,
   pieces: z.array(OutputPiece),
   /** Pass as `after` to read on; null when the call has written no piece yet. */
-  next_after: z.number().int().nullable(),
+  next_after: z.nullable(z.number().check(z.int())),
   /** Pieces between `after` (or the start) and the first returned that this reply leaves out (rotated away, or older than the newest that fit). */
-  missing: z.number().int().nonnegative(),
+  missing: z.number().check(z.int(), z.nonnegative()),
   /** Whether more pieces may come (the call still runs). */
   running: z.boolean(),
 });
 export type ToolCallOutput = z.infer<typeof ToolCallOutput>;
 
 export const ToolCallOutputQuery = z.object({
-  after: z.coerce.number().int().min(-1).optional(),
+  after: z.optional(z.coerce.number().check(z.int(), z.gte(-1))),
 });
 export type ToolCallOutputQuery = z.infer<typeof ToolCallOutputQuery>;
 
@@ -81,20 +81,22 @@ export const SCRIPT_MESSAGE_LIMIT = 8 * 1024 * 1024;
 
 /** POST /v1/call: a tool call from a script, through the same dispatcher as the model's. */
 export const ScriptCallRequest = z.object({
-  name: z.string().min(1, 'name is required'),
-  arguments: z.record(z.string(), z.unknown()).default({}),
+  name: z.string().check(z.minLength(1, 'name is required')),
+  arguments: z._default(z.record(z.string(), z.unknown()), {}),
   /** For a tool with several methods: the method, and an id passed to the tool as given. */
-  method: z.string().min(1).optional(),
-  union_id: z.string().optional(),
+  method: z.optional(z.string().check(z.minLength(1))),
+  union_id: z.optional(z.string()),
   /** false: return the receipt at once and let the call run on in the background. */
-  is_wait: z.boolean().default(true),
+  is_wait: z._default(z.boolean(), true),
 });
 export type ScriptCallRequest = z.input<typeof ScriptCallRequest>;
 
 /** POST /v1/status, /v1/cancel, /v1/output. */
-export const ScriptCallIdRequest = z.object({ call_id: z.string().min(1, 'call_id is required') });
-export const ScriptOutputRequest = ScriptCallIdRequest.extend({
-  after: z.number().int().min(-1).optional(),
+export const ScriptCallIdRequest = z.object({
+  call_id: z.string().check(z.minLength(1, 'call_id is required')),
+});
+export const ScriptOutputRequest = z.extend(ScriptCallIdRequest, {
+  after: z.optional(z.number().check(z.int(), z.gte(-1))),
 });
 
 /**
@@ -102,9 +104,9 @@ export const ScriptOutputRequest = ScriptCallIdRequest.extend({
  * `content` is the tool's text (a receipt as JSON for a call that runs on in the background).
  */
 export const ScriptReply = z.object({
-  call_id: z.string().nullable(),
-  status: ToolCallStatus.nullable(),
-  result_dir: z.string().nullable(),
+  call_id: z.nullable(z.string()),
+  status: z.nullable(ToolCallStatus),
+  result_dir: z.nullable(z.string()),
   content: z.string(),
   is_error: z.boolean(),
   meta: z.record(z.string(), z.unknown()),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorInfo } from './errors';
 import { CairnEvent } from './events';
 
@@ -9,7 +9,7 @@ export const WsClientMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('subscribe'),
     session_id: z.string(),
-    after_seq: z.number().int().min(0).default(0),
+    after_seq: z._default(z.number().check(z.int(), z.gte(0)), 0),
   }),
   z.object({ type: z.literal('unsubscribe'), session_id: z.string() }),
 ]);
@@ -22,7 +22,7 @@ export const WsServerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('error'),
     /** The session whose subscription failed (e.g. not_found: it was deleted); absent for a bad message. */
-    session_id: z.string().optional(),
+    session_id: z.optional(z.string()),
     error: ErrorInfo,
   }),
 ]);

@@ -58,13 +58,13 @@ describe('cairn config mcp', { timeout: 120_000 }, () => {
     expect(JSON.parse(listed.stdout)).toEqual({ servers: [] });
   });
 
-  it('refuses a file that is not a server config, naming the field, before opening anything', async () => {
+  it('refuses a file that is not a server config, naming the field and why in English, before opening anything', async () => {
     const file = path.join(workspace, 'server.json');
     fs.writeFileSync(file, JSON.stringify({ name: 'x', transport: 'carrier pigeon' }));
     const refused = await mcp(['add', '--file', file]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `${file} is not an MCP server config (the body of POST /api/mcp/servers): transport:`,
+      `${file} is not an MCP server config (the body of POST /api/mcp/servers): transport: Invalid option: expected one of "stdio"|"streamable_http"`,
     );
     expect(fs.existsSync(path.join(dataDir, 'cairn.db'))).toBe(false);
     const usage = await mcp(['enable']);

@@ -75,6 +75,8 @@ describe('CairnClient', () => {
     const error = await rejection(client.listModels());
     expect(error.code).toBe('bad_response');
     expect(error.status).toBe(200);
+    // The field's path, whatever language zod's own message is in (none in the renderer).
+    expect(error.message).toMatch(/^Unexpected answer from \/api\/models: models\.0\.has_key: Invalid input/);
 
     const other = clientWith(() => json(200, { ...CAPABILITIES, mode: 'cloud' }));
     expect((await rejection(other.client.capabilities())).code).toBe('bad_response');

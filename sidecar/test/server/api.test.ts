@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { VERSION } from '../../src/config/version';
 import {
   Capabilities,
@@ -34,11 +35,11 @@ describe('meta routes', () => {
   it('answers health and capabilities in their documented shapes', async () => {
     const health = await h.api('GET', '/api/health');
     expect(health.status).toBe(200);
-    expect(Health.strict().parse(health.body)).toEqual({ ok: true, name: 'cairn', version: VERSION });
+    expect(z.strictObject(Health.shape).parse(health.body)).toEqual({ ok: true, name: 'cairn', version: VERSION });
 
     const caps = await h.api('GET', '/api/capabilities');
     expect(caps.status).toBe(200);
-    const parsed = Capabilities.strict().parse(caps.body);
+    const parsed = z.strictObject(Capabilities.shape).parse(caps.body);
     expect(parsed).toMatchObject({
       mode: 'local',
       projects: true,
@@ -461,7 +462,7 @@ describe('models', () => {
 
     const a = await h.api<ModelConfig>('POST', '/api/models', { name: 'First', model: 'claude-a' });
     expect(a.status).toBe(201);
-    expect(ModelConfig.strict().parse(a.body)).toMatchObject({
+    expect(z.strictObject(ModelConfig.shape).parse(a.body)).toMatchObject({
       name: 'First',
       model: 'claude-a',
       base_url: null,

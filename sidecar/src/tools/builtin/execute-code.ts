@@ -7,7 +7,7 @@ import { refuseOwnKernel } from './kernel-reentry';
 import { executionToolResult } from './kernel-result';
 import { MAX_TIMEOUT_SECONDS } from './process-result';
 
-export const kernelInput = KernelName.optional().describe(
+export const kernelInput = z.optional(KernelName).describe(
   `Which of the session's kernels to use (default "${DEFAULT_KERNEL}"); each named kernel has its own variables.`,
 );
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { CairnError } from '../../errors';
 import {
   SCRIPT_MESSAGE_LIMIT,
@@ -99,7 +99,7 @@ export class ScriptRpc {
   }
 }
 
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
