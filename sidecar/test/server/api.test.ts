@@ -35,7 +35,11 @@ describe('meta routes', () => {
   it('answers health and capabilities in their documented shapes', async () => {
     const health = await h.api('GET', '/api/health');
     expect(health.status).toBe(200);
-    expect(z.strictObject(Health.shape).parse(health.body)).toEqual({ ok: true, name: 'cairn', version: VERSION });
+    expect(z.strictObject(Health.shape).parse(health.body)).toEqual({
+      ok: true,
+      name: 'cairn',
+      version: VERSION,
+    });
 
     const caps = await h.api('GET', '/api/capabilities');
     expect(caps.status).toBe(200);

@@ -7,9 +7,11 @@ import { refuseOwnKernel } from './kernel-reentry';
 import { executionToolResult } from './kernel-result';
 import { MAX_TIMEOUT_SECONDS } from './process-result';
 
-export const kernelInput = z.optional(KernelName).describe(
-  `Which of the session's kernels to use (default "${DEFAULT_KERNEL}"); each named kernel has its own variables.`,
-);
+export const kernelInput = z
+  .optional(KernelName)
+  .describe(
+    `Which of the session's kernels to use (default "${DEFAULT_KERNEL}"); each named kernel has its own variables.`,
+  );
 
 const inputSchema = z.object({
   code: z.string().min(1).describe('Python code to run; the value of its last expression is returned.'),
