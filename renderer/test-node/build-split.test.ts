@@ -58,6 +58,8 @@ describe('the renderer build', () => {
     'src/components/kernel/KernelPanel.tsx',
     'src/components/context/ContextPanel.tsx',
     'src/components/mcp/McpSessionPanel.tsx',
+    'src/components/ApprovalChoices.tsx',
+    'src/components/changes/FileChangeList.tsx',
     'lowlight/index.js',
     'highlight.js/es/languages/typescript.js',
     'highlight.js/es/languages/python.js',
