@@ -298,7 +298,8 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await send(page, 'Write ran.txt');
       const approval = page.getByRole('region', { name: 'Allow Bash?' });
       await approval.waitFor({ timeout: UI_WAIT });
-      expect(await approval.getByRole('button', { name: 'Allow once', exact: true }).isVisible()).toBe(true);
+      // The answers load when an approval first waits (a lazy part): wait for them, not only the card.
+      await approval.getByRole('button', { name: 'Allow once', exact: true }).waitFor({ timeout: UI_WAIT });
       const card = transcript(page).locator('.tool-card[data-tool="Bash"]');
       expect(await card.locator('.tool-status').textContent()).toBe('Waiting for approval');
       await screenshot(page, 'approval-card');
@@ -347,6 +348,7 @@ describe('Cairn in a browser, against a real sidecar', () => {
       await approval.scrollIntoViewIfNeeded();
       const viewport = page.viewportSize()?.height ?? 0;
       for (const name of ['Allow once', 'Deny']) {
+        await approval.getByRole('button', { name, exact: true }).waitFor({ timeout: UI_WAIT });
         const bounds = await approval.getByRole('button', { name, exact: true }).boundingBox();
         expect(bounds && bounds.y >= 0 && bounds.y + bounds.height <= viewport, name).toBe(true);
       }

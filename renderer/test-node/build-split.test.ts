@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { englishAreas, firstScreenAreas } from './support/i18n-areas';
 
 // The first screen loads the entry chunk and what it imports statically; everything else is a chunk of its
 // own, fetched when first shown. Reads the built renderer (`npm test` builds it first) through Vite's
@@ -58,6 +59,8 @@ describe('the renderer build', () => {
     'src/components/kernel/KernelPanel.tsx',
     'src/components/context/ContextPanel.tsx',
     'src/components/mcp/McpSessionPanel.tsx',
+    'src/components/ApprovalChoices.tsx',
+    'src/components/changes/FileChangeList.tsx',
     'lowlight/index.js',
     'highlight.js/es/languages/typescript.js',
     'highlight.js/es/languages/python.js',
@@ -76,12 +79,34 @@ describe('the renderer build', () => {
     }
   });
 
+  const code = (key: string) => fs.readFileSync(path.join(DIST, manifest[key]!.file), 'utf8');
+  const first = () => [...loadedFirst].map(code).join('\n');
+
   it('keeps the Chinese strings out of the script the first screen loads, in a chunk fetched when chosen', () => {
-    // Settings' title in Chinese; English's strings (one of them here) must stay.
-    const code = (key: string) => fs.readFileSync(path.join(DIST, manifest[key]!.file), 'utf8');
-    const first = [...loadedFirst].map(code).join('\n');
-    expect(first.includes('设置')).toBe(false);
-    expect(first.includes('Close settings')).toBe(true);
+    // Settings' title in Chinese; English's first-screen strings (one of them here) must stay.
+    expect(first().includes('设置')).toBe(false);
+    expect(first().includes('Toggle side panel')).toBe(true);
     expect(code(keyFor(manifest, 'src/i18n/catalog-zh-CN.ts')).includes('设置')).toBe(true);
+  });
+
+  it("ships the first screen's English areas with it, and every other area only in a chunk loaded later", async () => {
+    const firstScreen = firstScreenAreas();
+    const everything = Object.values(manifest)
+      .map((chunk) => chunk.file)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => fs.readFileSync(path.join(DIST, file), 'utf8'))
+      .join('\n');
+    const shipped = first();
+    for (const [file, strings] of await englishAreas()) {
+      // The area's longest plain string: one the minifier leaves as written, and no other area has.
+      const sample = Object.values(strings)
+        .filter((text) => /^[ -~]+$/.test(text) && !/['"\\`]/.test(text))
+        .sort((a, b) => b.length - a.length)[0]!;
+      const area = path.basename(file);
+      expect(everything.includes(sample), `${area}: "${sample}" is in the build`).toBe(true);
+      expect(shipped.includes(sample), `${area}: "${sample}" is in the first screen`).toBe(
+        firstScreen.has(file),
+      );
+    }
   });
 });

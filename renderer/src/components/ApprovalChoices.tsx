@@ -3,6 +3,7 @@ import type { AnswerQuestionRequest, ApprovalInfo } from '../../../sidecar/src/p
 import { useT } from '../i18n/i18n';
 import { RememberRuleEditor } from './RememberRuleEditor';
 import { SessionHasProject } from './session-project';
+import '../i18n/messages/permissions';
 
 /**
  * An approval's answers: allow once, allow for this session, always allow…, deny, always deny…. The

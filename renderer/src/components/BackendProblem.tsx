@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { DesktopBridge } from '../../../sidecar/src/protocol';
 import { bridgeErrorMessage } from '../api/connection';
 import { useT } from '../i18n/i18n';
+import '../i18n/messages/backend';
 
 /**
  * The desktop app has no backend: the host could not start its sidecar, gave up after repeated crashes,

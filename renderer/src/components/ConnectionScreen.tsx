@@ -4,6 +4,7 @@ import { rememberBackend } from '../api/connection';
 import { type ProbeResult, probeBackend } from '../api/probe';
 import { type Translate, useT } from '../i18n/i18n';
 import { BackendAddressFields, useBackendAddress } from './BackendAddressFields';
+import '../i18n/messages/settings';
 
 const CAPABILITY_FLAGS = ['projects', 'shell', 'files', 'kernels', 'mcp'] as const;
 

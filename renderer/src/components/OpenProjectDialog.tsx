@@ -4,6 +4,7 @@ import type { Project } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { messageOf } from '../state/session-controller';
 import { focusOnMount } from './focus-on-mount';
+import '../i18n/messages/dialogs';
 
 /**
  * Opens a project: the native folder picker when the desktop app runs its own sidecar; otherwise a path

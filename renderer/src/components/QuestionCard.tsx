@@ -1,10 +1,20 @@
-import { type FormEvent, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { AnswerQuestionRequest, Question } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
-import { ApprovalChoices } from './ApprovalChoices';
 import { ApprovalInput } from './ApprovalInput';
 import { ForkTasks } from './forks/fork-tasks';
 import { countInvisibleIn } from './invisible-chars';
+import { ApprovalChoices } from './lazy-parts';
 import { MarkedText } from './MarkedText';
 import { CardHeading } from './tool-cards/CardFrame';
 
@@ -168,12 +178,15 @@ export function QuestionCard({
             {remembered !== null && <> {t(`question.approval.remembered.${remembered}`)}</>}
           </p>
         ) : approval ? (
-          <ApprovalChoices
-            permission={question.permission}
-            busy={busy}
-            warningId={invisible > 0 ? warningId : undefined}
-            onSend={send}
-          />
+          // The answers load when an approval first waits; the empty row keeps the card's height meanwhile.
+          <Suspense fallback={<div className="question-card-actions question-card-actions--loading" />}>
+            <ApprovalChoices
+              permission={question.permission}
+              busy={busy}
+              warningId={invisible > 0 ? warningId : undefined}
+              onSend={send}
+            />
+          </Suspense>
         ) : (
           <>
             {question.options && question.options.length > 0 && (

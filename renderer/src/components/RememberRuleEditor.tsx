@@ -2,6 +2,7 @@ import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import type { AnswerQuestionRequest, RuleSuggestion } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { focusOnMount } from './focus-on-mount';
+import '../i18n/messages/permissions';
 
 type Scope = 'project' | 'global';
 

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { focusOnMount } from './focus-on-mount';
+import '../i18n/messages/dialogs';
 
 /** Ctrl/Cmd+K: filter sessions by title or project and jump to one with the keyboard. */
 export function SessionSwitcher(props: {

@@ -11,6 +11,8 @@ import { McpSection } from './settings/McpSection';
 import { ModelsSection } from './settings/ModelsSection';
 import { PermissionsSection } from './settings/PermissionsSection';
 import { TestBackendPage } from './settings/TestBackendPage';
+import '../i18n/messages/backend';
+import '../i18n/messages/settings';
 
 /**
  * The settings page: the backend (desktop app only), models (with write-only API keys), permissions

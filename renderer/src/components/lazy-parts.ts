@@ -42,3 +42,13 @@ export const McpSessionPanel = withPartBoundary(
 export const KernelPanel = withPartBoundary(
   lazy(() => import('./kernel/KernelPanel').then((m) => ({ default: m.KernelPanel }))),
 );
+
+// Parts of the conversation that show only on an event: each in its own <Suspense> where it is used.
+// An approval's answers show only while it waits (the history shows its outcome instead).
+export const ApprovalChoices = withPartBoundary(
+  lazy(() => import('./ApprovalChoices').then((m) => ({ default: m.ApprovalChoices }))),
+);
+// A turn's changed files show when "N files changed" is unfolded (they are fetched then too).
+export const FileChangeList = withPartBoundary(
+  lazy(() => import('./changes/FileChangeList').then((m) => ({ default: m.FileChangeList }))),
+);

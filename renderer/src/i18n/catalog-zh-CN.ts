@@ -1,11 +1,14 @@
 import type { Catalog, LocaleAreas } from './catalog';
 import { backendMessages } from './messages/zh-CN/backend';
 import { backgroundMessages } from './messages/zh-CN/background';
+import { changedFileMessages } from './messages/zh-CN/changed-files';
 import { changesMessages } from './messages/zh-CN/changes';
 import { codeCardMessages } from './messages/zh-CN/code-card';
 import { codeModeMessages } from './messages/zh-CN/code-mode';
 import { contextMessages } from './messages/zh-CN/context';
+import { contextPanelMessages } from './messages/zh-CN/context-panel';
 import { conversationMessages } from './messages/zh-CN/conversation';
+import { dialogMessages } from './messages/zh-CN/dialogs';
 import { fileCardMessages } from './messages/zh-CN/file-cards';
 import { forkMessages } from './messages/zh-CN/forks';
 import { kernelMessages } from './messages/zh-CN/kernels';
@@ -15,6 +18,7 @@ import { permissionMessages } from './messages/zh-CN/permissions';
 import { sessionMessages } from './messages/zh-CN/sessions';
 import { settingsMessages } from './messages/zh-CN/settings';
 import { shellMessages } from './messages/zh-CN/shell';
+import { toolBodyMessages } from './messages/zh-CN/tool-bodies';
 import { toolCardMessages } from './messages/zh-CN/tool-cards';
 
 // Imported only dynamically (i18n.tsx `loadLocale`), so these strings are a chunk of their own that English
@@ -25,6 +29,7 @@ export const ZH_CN_AREAS: LocaleAreas = {
   settingsMessages,
   modelCompactionMessages,
   contextMessages,
+  contextPanelMessages,
   backendMessages,
   kernelMessages,
   mcpMessages,
@@ -33,8 +38,11 @@ export const ZH_CN_AREAS: LocaleAreas = {
   forkMessages,
   codeModeMessages,
   sessionMessages,
+  dialogMessages,
   changesMessages,
+  changedFileMessages,
   toolCardMessages,
+  toolBodyMessages,
   fileCardMessages,
   codeCardMessages,
 };

@@ -1,20 +1,37 @@
-import { backendMessages } from './messages/backend';
-import { backgroundMessages } from './messages/background';
-import { changesMessages } from './messages/changes';
-import { codeCardMessages } from './messages/code-card';
-import { codeModeMessages } from './messages/code-mode';
-import { contextMessages } from './messages/context';
-import { conversationMessages } from './messages/conversation';
-import { fileCardMessages } from './messages/file-cards';
-import { forkMessages } from './messages/forks';
-import { kernelMessages } from './messages/kernels';
-import { mcpMessages } from './messages/mcp';
-import { modelCompactionMessages } from './messages/model-compaction';
-import { permissionMessages } from './messages/permissions';
-import { sessionMessages } from './messages/sessions';
-import { settingsMessages } from './messages/settings';
-import { shellMessages } from './messages/shell';
-import { toolCardMessages } from './messages/tool-cards';
+// The first screen's areas (app shell, sidebar, conversation and its cards' frames, composer, context meter):
+// imported here for their side effect, registering their strings (english.ts). i18n.tsx imports this module,
+// so they are in the first screen's script.
+import './messages/changes';
+import './messages/code-mode';
+import './messages/context';
+import './messages/conversation';
+import './messages/forks';
+import './messages/sessions';
+import './messages/shell';
+import './messages/tool-cards';
+// Every area's type. The areas not imported above load with the lazy parts that use them: each module that
+// names one of their keys imports the area's module itself (renderer/test-node/lazy-strings.test.ts checks it).
+import type { backendMessages } from './messages/backend';
+import type { backgroundMessages } from './messages/background';
+import type { changedFileMessages } from './messages/changed-files';
+import type { changesMessages } from './messages/changes';
+import type { codeCardMessages } from './messages/code-card';
+import type { codeModeMessages } from './messages/code-mode';
+import type { contextMessages } from './messages/context';
+import type { contextPanelMessages } from './messages/context-panel';
+import type { conversationMessages } from './messages/conversation';
+import type { dialogMessages } from './messages/dialogs';
+import type { fileCardMessages } from './messages/file-cards';
+import type { forkMessages } from './messages/forks';
+import type { kernelMessages } from './messages/kernels';
+import type { mcpMessages } from './messages/mcp';
+import type { modelCompactionMessages } from './messages/model-compaction';
+import type { permissionMessages } from './messages/permissions';
+import type { sessionMessages } from './messages/sessions';
+import type { settingsMessages } from './messages/settings';
+import type { shellMessages } from './messages/shell';
+import type { toolBodyMessages } from './messages/tool-bodies';
+import type { toolCardMessages } from './messages/tool-cards';
 
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -26,30 +43,32 @@ export type Catalog = Record<string, string>;
 export type Translation<English> = Record<keyof English, string>;
 
 /**
- * English, the reference every other locale must match, by area. Only English ships with the first screen;
- * other locales are in `catalog-<locale>.ts`, loaded when chosen (i18n.tsx `loadLocale`).
+ * English, the reference every other locale must match, by area (each `messages/<area>.ts`). Other locales
+ * are whole, each in `catalog-<locale>.ts`, loaded when chosen (i18n.tsx `loadLocale`).
  */
-export const EN_AREAS = {
-  shellMessages,
-  conversationMessages,
-  settingsMessages,
-  modelCompactionMessages,
-  contextMessages,
-  backendMessages,
-  kernelMessages,
-  mcpMessages,
-  backgroundMessages,
-  permissionMessages,
-  forkMessages,
-  codeModeMessages,
-  sessionMessages,
-  changesMessages,
-  toolCardMessages,
-  fileCardMessages,
-  codeCardMessages,
-};
+export interface EnglishAreas {
+  shellMessages: typeof shellMessages;
+  conversationMessages: typeof conversationMessages;
+  settingsMessages: typeof settingsMessages;
+  modelCompactionMessages: typeof modelCompactionMessages;
+  contextMessages: typeof contextMessages;
+  contextPanelMessages: typeof contextPanelMessages;
+  backendMessages: typeof backendMessages;
+  kernelMessages: typeof kernelMessages;
+  mcpMessages: typeof mcpMessages;
+  backgroundMessages: typeof backgroundMessages;
+  permissionMessages: typeof permissionMessages;
+  forkMessages: typeof forkMessages;
+  codeModeMessages: typeof codeModeMessages;
+  sessionMessages: typeof sessionMessages;
+  dialogMessages: typeof dialogMessages;
+  changesMessages: typeof changesMessages;
+  changedFileMessages: typeof changedFileMessages;
+  toolCardMessages: typeof toolCardMessages;
+  toolBodyMessages: typeof toolBodyMessages;
+  fileCardMessages: typeof fileCardMessages;
+  codeCardMessages: typeof codeCardMessages;
+}
 
 /** Every area of a locale, each with exactly the English keys of that area. */
-export type LocaleAreas = { [Area in keyof typeof EN_AREAS]: Translation<(typeof EN_AREAS)[Area]> };
-
-export const EN_CATALOG: Catalog = Object.assign({}, ...Object.values(EN_AREAS));
+export type LocaleAreas = { [Area in keyof EnglishAreas]: Translation<EnglishAreas[Area]> };

@@ -8,7 +8,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { type Catalog, EN_CATALOG, LOCALES, type Locale } from './catalog';
+import { type Catalog, LOCALES, type Locale } from './catalog';
+import { EN_CATALOG } from './english';
 import { dateTimeFormat, numberFormat } from './intl-cache';
 
 const STORAGE_KEY = 'cairn.locale';
@@ -26,7 +27,8 @@ interface I18nValue {
 
 const I18nContext = createContext<I18nValue | null>(null);
 
-// English ships with the first screen; every other locale is a chunk of its own, fetched when chosen.
+// English: the first screen's areas, then each lazy part's as its chunk loads (english.ts). Every other locale
+// is whole, a chunk of its own, fetched when chosen.
 const catalogs: Partial<Record<Locale, Catalog>> = { en: EN_CATALOG };
 const loading = new Map<Locale, Promise<void>>();
 const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Catalog>> = {

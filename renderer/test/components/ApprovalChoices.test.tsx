@@ -7,6 +7,7 @@ import { QuestionCard } from '../../src/components/QuestionCard';
 import { SessionHasProject } from '../../src/components/session-project';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { answersShown } from '../support/approval-answers';
 
 // An approval's five answers: which request each sends, and the "always" editor's rule (the suggestion,
 // edited or emptied, saved for the project or everywhere).
@@ -35,7 +36,8 @@ function approval(patch: Partial<Question> = {}): Question {
   };
 }
 
-function renderCard(question: Question, options: { hasProject?: boolean; locale?: Locale } = {}) {
+/** Renders the card and waits for its answers (they load when an approval first waits). */
+async function renderCard(question: Question, options: { hasProject?: boolean; locale?: Locale } = {}) {
   const onAnswer = vi.fn((_request: AnswerQuestionRequest) => Promise.resolve());
   render(
     <I18nProvider locale={options.locale ?? 'en'}>
@@ -44,6 +46,7 @@ function renderCard(question: Question, options: { hasProject?: boolean; locale?
       </SessionHasProject.Provider>
     </I18nProvider>,
   );
+  await answersShown();
   return onAnswer;
 }
 
@@ -52,14 +55,14 @@ const button = (name: string) => screen.getByRole('button', { name }) as HTMLBut
 afterEach(cleanup);
 
 describe('an approval card with permission info', () => {
-  it('says why it asks, and which rule asked when one did', () => {
-    renderCard(approval());
+  it('says why it asks, and which rule asked when one did', async () => {
+    await renderCard(approval());
     expect(
       screen.getByText('Why it asks: No rule matches this command, and the session asks before commands.'),
     ).toBeTruthy();
     expect(screen.queryByText(/A rule asks/)).toBeNull();
     cleanup();
-    renderCard(
+    await renderCard(
       approval({
         permission: {
           reason: 'The rule asks.',
@@ -71,8 +74,8 @@ describe('an approval card with permission info', () => {
     expect(screen.getByText('A rule asks for this call (rule_7).')).toBeTruthy();
   });
 
-  it('offers five answers, none focused when the card appears', () => {
-    renderCard(approval());
+  it('offers five answers, none focused when the card appears', async () => {
+    await renderCard(approval());
     const names = within(document.querySelector('.question-card-actions') as HTMLElement)
       .getAllByRole('button')
       .map((b) => b.textContent);
@@ -85,14 +88,14 @@ describe('an approval card with permission info', () => {
     ['Allow for this session', { answer: 'allow', remember: 'session' }],
     ['Deny', { answer: 'deny' }],
   ])('%s sends %j', async (name, request) => {
-    const onAnswer = renderCard(approval());
+    const onAnswer = await renderCard(approval());
     fireEvent.click(button(name));
     expect(onAnswer).toHaveBeenCalledWith(request);
     await screen.findByRole('status');
   });
 
   it('"Always allow…" edits the suggested rule and saves it for the project with the answer', async () => {
-    const onAnswer = renderCard(approval());
+    const onAnswer = await renderCard(approval());
     fireEvent.click(button('Always allow…'));
     const editor = screen.getByRole('form', { name: 'Always allow Bash' });
     const pattern = within(editor).getByRole('textbox', { name: 'Pattern' }) as HTMLInputElement;
@@ -112,8 +115,8 @@ describe('an approval card with permission info', () => {
     );
   });
 
-  it('"Always deny…" saves everywhere when chosen, and an emptied pattern means any input (null)', () => {
-    const onAnswer = renderCard(approval());
+  it('"Always deny…" saves everywhere when chosen, and an emptied pattern means any input (null)', async () => {
+    const onAnswer = await renderCard(approval());
     fireEvent.click(button('Always deny…'));
     const editor = screen.getByRole('form', { name: 'Always deny Bash' });
     fireEvent.input(within(editor).getByRole('textbox', { name: 'Pattern' }), { target: { value: ' ' } });
@@ -122,8 +125,8 @@ describe('an approval card with permission info', () => {
     expect(onAnswer).toHaveBeenCalledWith({ answer: 'deny', remember: 'global', pattern: null });
   });
 
-  it('without a project the rule can only be saved everywhere; Esc and Cancel close the editor unsent', () => {
-    const onAnswer = renderCard(approval(), { hasProject: false });
+  it('without a project the rule can only be saved everywhere; Esc and Cancel close the editor unsent', async () => {
+    const onAnswer = await renderCard(approval(), { hasProject: false });
     fireEvent.click(button('Always allow…'));
     const editor = screen.getByRole('form', { name: 'Always allow Bash' });
     expect(within(editor).queryByRole('radio', { name: 'This project' })).toBeNull();
@@ -140,15 +143,15 @@ describe('an approval card with permission info', () => {
     expect(onAnswer).toHaveBeenCalledWith({ answer: 'allow', remember: 'global', pattern: 'npm run test *' });
   });
 
-  it('offers only Allow once and Deny when the server sent no permission info', () => {
-    renderCard(approval({ permission: null }));
+  it('offers only Allow once and Deny when the server sent no permission info', async () => {
+    await renderCard(approval({ permission: null }));
     const actions = within(document.querySelector('.question-card-actions') as HTMLElement);
     expect(actions.getAllByRole('button').map((b) => b.textContent)).toEqual(['Allow once', 'Deny']);
     expect(screen.queryByText(/Why it asks/)).toBeNull();
   });
 
-  it('speaks Chinese', () => {
-    renderCard(approval(), { locale: 'zh-CN' });
+  it('speaks Chinese', async () => {
+    await renderCard(approval(), { locale: 'zh-CN' });
     fireEvent.click(button('始终允许…'));
     expect(screen.getByRole('form', { name: '始终允许 Bash' })).toBeTruthy();
     expect(button('保存并允许')).toBeTruthy();

@@ -12,6 +12,7 @@ import { WaitingController } from '../../src/state/waiting-controller';
 import { eventMaker } from '../support/journal-events';
 import { liveSource } from '../support/live-source';
 import { approvalFor, storedToolCall } from '../support/tool-calls';
+import '../support/lazy-bodies';
 
 // The side panel's background tasks against a fake sidecar: listed with their newest output, kept live
 // from tool events, cancelled through the API (with a word while it stops, and its error in words), and
@@ -311,7 +312,7 @@ describe('the background tasks section', () => {
     );
     expect(requests).toContain('GET /api/tool-calls/tc2');
 
-    const allow = within(card).getByRole('button', { name: 'Allow once' });
+    const allow = await within(card).findByRole('button', { name: 'Allow once' });
     allow.focus();
     expect(document.activeElement).toBe(allow);
     fireEvent.click(allow);

@@ -8,6 +8,7 @@ import { ForkTasks } from '../../src/components/forks/fork-tasks';
 import { QuestionCard } from '../../src/components/QuestionCard';
 import type { Locale } from '../../src/i18n/catalog';
 import { I18nProvider } from '../../src/i18n/i18n';
+import { answersShown } from '../support/approval-answers';
 
 function makeQuestion(patch: Partial<Question> = {}): Question {
   return {
@@ -84,6 +85,7 @@ describe('QuestionCard — approvals', () => {
   it('shows the tool and its command and allows it', async () => {
     const answer = controlledAnswer();
     renderCard(approval(), answer.onAnswer);
+    await answersShown();
     expect(screen.getByRole('heading', { name: 'Allow Bash?' })).toBeTruthy();
     expect(partText('Command')).toBe('rm -rf build');
     // The server's own sentence only repeats the tool and command, so it is not shown again.
@@ -104,6 +106,7 @@ describe('QuestionCard — approvals', () => {
   it('denies', async () => {
     const onAnswer = vi.fn((_answer: AnswerQuestionRequest) => Promise.resolve());
     renderCard(approval(), onAnswer);
+    await answersShown();
     await act(async () => {
       fireEvent.click(button('Deny'));
     });
@@ -114,6 +117,7 @@ describe('QuestionCard — approvals', () => {
   it('shows an error inline and lets the user try again', async () => {
     const answer = controlledAnswer();
     renderCard(approval(), answer.onAnswer);
+    await answersShown();
     fireEvent.click(button('Allow once'));
     await act(async () => answer.reject(new Error('The server went away.')));
     expect(screen.getByRole('alert').textContent).toBe('Could not send the answer: The server went away.');
@@ -131,8 +135,9 @@ describe('QuestionCard — approvals', () => {
     expect(noAnswerButtons()).toBe(true);
   });
 
-  it('speaks Chinese', () => {
+  it('speaks Chinese', async () => {
     renderCard(approval(), vi.fn(), 'zh-CN');
+    await answersShown();
     expect(screen.getByRole('heading', { name: '允许运行 Bash 吗？' })).toBeTruthy();
     expect(button('允许一次')).toBeTruthy();
     expect(button('拒绝')).toBeTruthy();

@@ -6,6 +6,7 @@ import { ToolItemView } from '../../src/components/ToolItemView';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { cardFromCall, questionItem, type ToolItem, toolItem } from '../../src/state/tool-items';
 import { approvalFor, storedToolCall } from '../support/tool-calls';
+import '../support/lazy-bodies';
 
 // A background call's card and the calls its script started, nested under it with their approval.
 
@@ -65,7 +66,7 @@ describe('a background call with its script calls', () => {
     expect(cardOf('tc2').textContent).toContain('Started by a script of call tc1');
 
     const approval = within(group).getByRole('region', { name: /^Allow Write/ });
-    fireEvent.click(within(approval).getByRole('button', { name: 'Allow once' }));
+    fireEvent.click(await within(approval).findByRole('button', { name: 'Allow once' }));
     await waitFor(() => expect(answers).toEqual([['q-tc2', 'allow']]));
   });
 

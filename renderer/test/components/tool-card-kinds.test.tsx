@@ -9,18 +9,19 @@ import { codePurpose, summarizeCall } from '../../src/components/tool-cards/call
 import { headAndTail } from '../../src/components/tool-cards/head-tail';
 import { parseMcpResultFile, withoutSavedNote } from '../../src/components/tool-cards/mcp-attachments';
 import { shellPieces } from '../../src/components/tool-cards/ShellLine';
-import { EN_CATALOG, type Locale } from '../../src/i18n/catalog';
+import type { Locale } from '../../src/i18n/catalog';
 import { ZH_CN_CATALOG } from '../../src/i18n/catalog-zh-CN';
 import { I18nProvider } from '../../src/i18n/i18n';
 import { newCard } from '../../src/state/tool-items';
 import type { ToolCardState } from '../../src/state/turn-view';
+import { EN_ALL } from '../support/english';
 import { storedToolCall } from '../support/tool-calls';
 import '../support/lazy-bodies';
 
 const PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-const CATALOG = { en: EN_CATALOG, 'zh-CN': ZH_CN_CATALOG };
+const CATALOG = { en: EN_ALL, 'zh-CN': ZH_CN_CATALOG };
 function translate(locale: Locale) {
   return (key: string, params: Record<string, string | number> = {}) =>
     (CATALOG[locale][key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));

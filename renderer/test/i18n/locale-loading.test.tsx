@@ -10,7 +10,7 @@ type I18nModule = typeof import('../../src/i18n/i18n');
 /** Records every title it renders, so a test can tell whether English was ever on screen. */
 function Probe({ i18n, seen }: { i18n: I18nModule; seen: string[] }) {
   const { t, setLocale } = i18n.useI18n();
-  const title = t('settings.title');
+  const title = t('sidebar.settings');
   seen.push(title);
   return (
     <button type="button" onClick={() => setLocale('zh-CN')}>

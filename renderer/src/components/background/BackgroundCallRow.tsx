@@ -8,6 +8,7 @@ import { clipLines } from '../clip-lines';
 import { STATUS_KEYS, toolGlyph } from '../tool-labels';
 import { summarizeToolInput } from '../tool-summary';
 import { useDurationFormat, useNow } from '../use-elapsed';
+import '../../i18n/messages/background';
 
 /** Lines of a call's tail the panel shows; the full output is the card's "Show full result". */
 const TAIL_LINES = 20;

@@ -7,6 +7,7 @@ import type { WaitingController } from '../../state/waiting-controller';
 import { BackgroundCallRow } from './BackgroundCallRow';
 import { LoadedToolList } from './LoadedToolList';
 import { WaitingQuestions } from './WaitingQuestions';
+import '../../i18n/messages/background';
 
 /**
  * The side panel's background tasks: the approvals and questions that wait for the user outside the

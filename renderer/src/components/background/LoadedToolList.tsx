@@ -1,5 +1,6 @@
 import type { LoadedTool } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/background';
 
 /** The tools the agent loaded into the session: their methods, where they run, and whether they work. */
 export function LoadedToolList({ tools }: { tools: readonly LoadedTool[] }) {

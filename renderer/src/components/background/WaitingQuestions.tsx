@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { AnswerQuestionRequest, Question } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { QuestionCard } from '../QuestionCard';
+import '../../i18n/messages/background';
 
 /**
  * The approvals and questions that wait for the user outside the running turn (a background call's script

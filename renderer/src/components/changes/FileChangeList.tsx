@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FileChange } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
 import { FileChangeRow } from './FileChangeRow';
+import '../../i18n/messages/changed-files';
 
 /** How many files a list shows before "Show all": a turn that rewrote a tree stays readable. */
 export const FIRST_FILES = 50;

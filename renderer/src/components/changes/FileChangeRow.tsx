@@ -3,6 +3,7 @@ import type { FileChange } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { DiffView } from '../DiffView';
 import { parseUnifiedDiff } from './unified-diff';
+import '../../i18n/messages/changed-files';
 
 /** What shows in place of a diff when there is none to show, or null when there is one. */
 function noDiffText(change: FileChange): string | null {

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import { useAsync } from '../../state/use-async';
 import { focusOnMount } from '../focus-on-mount';
 import { FileChangeList } from './FileChangeList';
+import '../../i18n/messages/changed-files';
 
 /**
  * What the session's turns changed in the project's files together (each file from before its first

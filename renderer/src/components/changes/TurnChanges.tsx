@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { FileChange, Turn } from '../../../../sidecar/src/protocol';
 import { useI18n } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
-import { FileChangeList } from './FileChangeList';
+import { FileChangeList } from '../lazy-parts';
 import { RevertButton } from './RevertButton';
 
 type Loaded =
@@ -73,7 +73,12 @@ export function TurnChanges(props: {
           {t('changes.loadFailed', { message: loaded.message })}
         </p>
       )}
-      {open && loaded?.kind === 'done' && <FileChangeList changes={loaded.changes} />}
+      {open && loaded?.kind === 'done' && (
+        // Loaded with the first unfolding, as the changes are: "Loading…" covers both.
+        <Suspense fallback={<p className="muted turn-changes-note">{t('common.loading')}</p>}>
+          <FileChangeList changes={loaded.changes} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { ContextInfo, ContextUnit } from '../../../../sidecar/src/protocol'
 import { useI18n } from '../../i18n/i18n';
 import type { CompactLevel, CompactNow } from '../../state/use-compact-now';
 import { SessionInstructions } from './SessionInstructions';
+import '../../i18n/messages/context-panel';
 
 const LEVELS: readonly CompactLevel[] = ['auto', 'block', 'loop', 'turn', 'session'];
 

@@ -8,6 +8,7 @@ import { useContextInfo } from '../../state/use-context-info';
 import { ContextInspect } from './ContextInspect';
 import { ContextVersions } from './ContextVersions';
 import { VersionView } from './VersionView';
+import '../../i18n/messages/context-panel';
 
 /** Where the context section is asked to open: its overview, or one version; `nonce` repeats a request. */
 export interface ContextRequest {

@@ -1,6 +1,7 @@
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useI18n } from '../../i18n/i18n';
 import { useAsync } from '../../state/use-async';
+import '../../i18n/messages/context-panel';
 
 /** Versions that compacted nothing, by why they were written; any other is the session's start. */
 const NO_LEVEL_KEYS: Record<string, string> = {

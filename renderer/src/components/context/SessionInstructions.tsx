@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/context-panel';
 
 /** The session's own addition to the system prompt, which the agent wrote: shown as it is, never edited here. */
 export function SessionInstructions(props: { text: string }) {

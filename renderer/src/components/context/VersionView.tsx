@@ -3,6 +3,7 @@ import type { CairnClient } from '../../../../sidecar/src/client';
 import type { ContentBlock, ContextVersionView } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import '../../i18n/messages/context-panel';
 
 const PAGE = 40;
 const MAX_BLOCK_CHARS = 4000;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ExperienceScope } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/context-panel';
 
 /** Adds an experience, for this session or (when it has a project) every session of the project. */
 export function ExperienceForm(props: {

@@ -3,6 +3,7 @@ import type { Experience, ExperienceScope } from '../../../../sidecar/src/protoc
 import { useT } from '../../i18n/i18n';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { focusOnMount } from '../focus-on-mount';
+import '../../i18n/messages/context-panel';
 
 /** One experience: its text, scope and author, edited in place, moved between scopes, or deleted. */
 export function ExperienceRow(props: {

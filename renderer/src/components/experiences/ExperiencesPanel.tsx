@@ -6,6 +6,7 @@ import { applyExperienceEvent, upsert } from '../../state/experiences-view';
 import { type EventSource, messageOf } from '../../state/session-controller';
 import { ExperienceForm } from './ExperienceForm';
 import { ExperienceRow } from './ExperienceRow';
+import '../../i18n/messages/context-panel';
 
 /**
  * The session's experiences in the side panel: this session's and its project's, kept live from

@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import type { KernelCell } from '../../state/kernel-view';
 import { AnsiText } from '../AnsiText';
 import { isImage, KernelImage } from './KernelImage';
+import '../../i18n/messages/kernels';
 
 /** Rich output: its images, else its plain text. */
 function RichOutput({ client, output }: { client: CairnClient; output: KernelRichOutput }) {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { KernelArtifact } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/kernels';
 
 /**
  * An image a kernel saved: fetched with the token in a header and shown from memory through an object

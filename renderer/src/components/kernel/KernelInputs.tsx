@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useT } from '../../i18n/i18n';
 import type { CellInputRequest } from '../../state/kernel-view';
+import '../../i18n/messages/kernels';
 
 /** The answer to a waiting `input()` (a password field for `getpass`). */
 export function KernelInputBox(props: { request: CellInputRequest; onSend(value: string): Promise<void> }) {

@@ -8,6 +8,7 @@ import { downloadBlob } from '../download-blob';
 import { KernelCellView } from './KernelCellView';
 import { KernelEditor, KernelInputBox } from './KernelInputs';
 import { KernelVariables } from './KernelVariables';
+import '../../i18n/messages/kernels';
 
 /** The kernel the user's first cell starts (the agent's default kernel too). */
 export const DEFAULT_KERNEL = 'default';

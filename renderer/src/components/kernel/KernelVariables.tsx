@@ -1,5 +1,6 @@
 import type { KernelVariable } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/kernels';
 
 /** The user's names in the kernel, with their types and a short repr. */
 export function KernelVariables({ variables }: { variables: KernelVariable[] | null }) {

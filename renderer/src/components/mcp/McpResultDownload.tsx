@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 import { downloadBlob } from '../download-blob';
+import '../../i18n/messages/mcp';
 
 const RESULT_FILE = 'mcp_result.json';
 

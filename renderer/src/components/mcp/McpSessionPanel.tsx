@@ -3,6 +3,7 @@ import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { McpSessionStatus } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import type { EventSource } from '../../state/session-controller';
+import '../../i18n/messages/mcp';
 
 /**
  * The session's MCP servers and their tools, with each connection's state. Read when the panel opens and

@@ -10,6 +10,7 @@ import {
   type McpValueInput,
   type SetMcpSecretsRequest,
 } from '../../../../sidecar/src/protocol';
+import '../../i18n/messages/mcp';
 
 /** How a value is given: as typed, from the server's environment, or kept in the keychain. */
 export type ValueKind = 'text' | 'env' | 'secret';

@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/i18n';
 import { type SearchScope, useSearch } from '../../state/use-search';
 import { focusOnMount } from '../focus-on-mount';
 import { splitByRanges } from './match-ranges';
+import '../../i18n/messages/dialogs';
 
 export type SearchScopeKind = SearchScope['kind'];
 

@@ -4,6 +4,7 @@ import type { About, Capabilities } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { CapabilityList, modeLabel } from '../ConnectionScreen';
+import '../../i18n/messages/settings';
 
 type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 

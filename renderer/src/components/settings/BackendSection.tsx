@@ -3,6 +3,7 @@ import { bridgeErrorMessage, type Desktop } from '../../api/connection';
 import { useT } from '../../i18n/i18n';
 import { BackendAddressFields, useBackendAddress } from '../BackendAddressFields';
 import { ConfirmDialog } from '../ConfirmDialog';
+import '../../i18n/messages/backend';
 
 type Status = { kind: 'idle' } | { kind: 'switching' } | { kind: 'error'; message: string };
 

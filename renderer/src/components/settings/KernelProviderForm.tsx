@@ -9,6 +9,7 @@ import type {
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { providerRequest, withoutSecret } from './kernel-provider-request';
+import '../../i18n/messages/settings';
 
 type Status =
   | { kind: 'idle' }

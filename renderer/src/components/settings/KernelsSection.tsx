@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { KernelProviderForm } from './KernelProviderForm';
 import { ProjectPythonRow } from './ProjectPythonRow';
+import '../../i18n/messages/settings';
 
 /**
  * Settings → Python kernels: each project's interpreter, and where kernels start. Not shown when the

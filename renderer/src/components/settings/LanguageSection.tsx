@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { LOCALES, type Locale } from '../../i18n/catalog';
 import { useI18n } from '../../i18n/i18n';
+import '../../i18n/messages/settings';
 
 /** Chooses the display language (stored by the i18n provider). */
 export function LanguageSection() {

@@ -12,6 +12,7 @@ import {
   initialChoice,
   neededQuestions,
 } from '../mcp/mcp-import';
+import '../../i18n/messages/mcp';
 
 const SOURCES: McpImportSource[] = ['claude_desktop', 'cursor', 'vscode', 'claude_code'];
 const ANSWER_KINDS: AnswerKind[] = ['text', 'env', 'secret'];

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../ConfirmDialog';
 import { McpImportPanel } from './McpImportPanel';
 import { McpServerForm } from './McpServerForm';
 import { McpServerRow } from './McpServerRow';
+import '../../i18n/messages/mcp';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; server: McpServer } | { kind: 'import' } | null;
 

@@ -13,6 +13,7 @@ import {
   withoutSecrets,
 } from '../mcp/mcp-form';
 import { McpKindSelect, McpValueEditor, McpValueRows } from './McpValueRows';
+import '../../i18n/messages/mcp';
 
 type Errors = Extract<McpFormResult, { ok: false }>['errors'];
 

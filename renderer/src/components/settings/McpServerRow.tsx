@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { serverTarget } from '../mcp/mcp-form';
 import { McpTestReport } from './McpTestReport';
+import '../../i18n/messages/mcp';
 
 type TestState =
   | { kind: 'idle' }

@@ -1,5 +1,6 @@
 import type { McpTestResult } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/mcp';
 
 /** What "Test connection" found: how the server was started, and its tools (allowed or withheld). */
 export function McpTestReport({ result }: { result: McpTestResult }) {

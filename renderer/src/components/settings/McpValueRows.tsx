@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useT } from '../../i18n/i18n';
 import { newRow, type ValueKind, type ValueRow } from '../mcp/mcp-form';
+import '../../i18n/messages/mcp';
 
 const KINDS: ValueKind[] = ['text', 'env', 'secret'];
 

@@ -1,5 +1,6 @@
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
+import '../../i18n/messages/settings';
 
 /** What the server's environment sets over the active config, as `GET /api/models` reports it (never a key). */
 export type EnvOverrides = Awaited<ReturnType<CairnClient['modelStatus']>>['env_overrides'];

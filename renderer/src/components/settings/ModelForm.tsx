@@ -12,6 +12,8 @@ import {
   thresholdPercent,
   validateModelForm,
 } from './model-form-validation';
+import '../../i18n/messages/model-compaction';
+import '../../i18n/messages/settings';
 
 const DEFAULTS = { contextWindow: 200_000, maxTokens: 8192, compactThreshold: 0.8 } as const;
 

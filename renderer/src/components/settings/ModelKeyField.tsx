@@ -4,6 +4,7 @@ import type { ModelConfig } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';
+import '../../i18n/messages/settings';
 
 type KeyStatus =
   | { kind: 'idle' }

@@ -5,6 +5,8 @@ import { useI18n, useT } from '../../i18n/i18n';
 import { formatCost } from '../cost-format';
 import { ModelKeyField } from './ModelKeyField';
 import { thresholdPercent } from './model-form-validation';
+import '../../i18n/messages/model-compaction';
+import '../../i18n/messages/settings';
 
 const PRICE_KEYS = ['price_input', 'price_output', 'price_cache_read', 'price_cache_write'] as const;
 

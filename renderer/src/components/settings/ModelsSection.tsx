@@ -6,6 +6,7 @@ import { messageOf } from '../../state/session-controller';
 import { type EnvOverrides, ModelEnvNotice } from './ModelEnvNotice';
 import { ModelForm } from './ModelForm';
 import { ModelRow } from './ModelRow';
+import '../../i18n/messages/settings';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; model: ModelConfig } | null;
 

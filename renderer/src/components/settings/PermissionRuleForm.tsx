@@ -3,6 +3,7 @@ import { PermissionAction, type PermissionRule, type Project } from '../../../..
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';
+import '../../i18n/messages/permissions';
 
 export interface RuleFormValues {
   tool: string;

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { PermissionRule, Project } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { ruleName, scopeLabel } from './permission-labels';
+import '../../i18n/messages/permissions';
 
 const ACTION_BADGE = {
   allow: 'settings-badge-success',

@@ -10,6 +10,7 @@ import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';
 import { ruleName } from './permission-labels';
+import '../../i18n/messages/permissions';
 
 /** The tools a test can be about, and the one field of their input it asks for. */
 const TOOLS = ['Bash', 'Exec', 'Read', 'Write', 'Edit'] as const;

@@ -9,6 +9,7 @@ import { PermissionRuleRow } from './PermissionRuleRow';
 import { PermissionTestBox } from './PermissionTestBox';
 import { ProjectSandboxRow } from './ProjectSandboxRow';
 import { ruleName } from './permission-labels';
+import '../../i18n/messages/permissions';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; rule: PermissionRule } | null;
 

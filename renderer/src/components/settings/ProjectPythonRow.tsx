@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';
 import { commandLine } from './kernel-provider-request';
+import '../../i18n/messages/settings';
 
 type Interpreter =
   | { kind: 'unchecked' }

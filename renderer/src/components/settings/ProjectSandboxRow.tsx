@@ -4,6 +4,7 @@ import type { Project, UpdateProjectRequest } from '../../../../sidecar/src/prot
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { FieldFeedback } from './FieldFeedback';
+import '../../i18n/messages/permissions';
 
 type Status =
   | { kind: 'idle' }

@@ -3,6 +3,8 @@ import type { Backend } from '../../../../sidecar/src/client';
 import { CHECK_STEPS, type CheckStep, checkBackend } from '../../api/backend-check';
 import { useI18n } from '../../i18n/i18n';
 import { modeLabel } from '../ConnectionScreen';
+import '../../i18n/messages/backend';
+import '../../i18n/messages/settings';
 
 const MARKS: Record<CheckStep['status'], string> = {
   pending: '·',

@@ -1,5 +1,7 @@
 import type { CreateModelRequest, ModelConfig } from '../../../../sidecar/src/protocol';
 import type { Translate } from '../../i18n/i18n';
+import '../../i18n/messages/model-compaction';
+import '../../i18n/messages/settings';
 
 /** Limits the server enforces (CreateModelRequest); checked here first so mistakes are explained in place. */
 const LIMITS = { name: 100, model: 200, contextWindow: 1024, maxTokens: 1, thinking: 1024 } as const;

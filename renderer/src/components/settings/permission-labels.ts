@@ -1,5 +1,6 @@
 import type { PermissionRule, Project } from '../../../../sidecar/src/protocol';
 import type { Translate } from '../../i18n/i18n';
+import '../../i18n/messages/permissions';
 
 /** A rule as people name it: its tool and pattern ("Bash npm run test *"), or "any input". */
 export function ruleName(rule: Pick<PermissionRule, 'tool' | 'pattern'>, t: Translate): string {

@@ -1,6 +1,7 @@
 import { useT } from '../../i18n/i18n';
 import { MarkedText } from '../MarkedText';
 import { prettyJson } from '../tool-summary';
+import '../../i18n/messages/tool-bodies';
 
 /** One argument's value as text: strings as they are, anything else as indented JSON. */
 function valueText(value: unknown): string {

@@ -5,6 +5,7 @@ import { diffLines } from '../line-diff';
 import { collapseUnchanged } from './collapse-unchanged';
 import { type DiffLayout, setDiffLayout, useDiffLayout } from './diff-layout';
 import { SideBySideDiff } from './SideBySideDiff';
+import '../../i18n/messages/file-cards';
 
 const LAYOUTS: { layout: DiffLayout; key: 'file.diff.unified' | 'file.diff.split' }[] = [
   { layout: 'unified', key: 'file.diff.unified' },

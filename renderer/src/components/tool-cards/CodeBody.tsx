@@ -13,6 +13,8 @@ import { type CodeResult, cellStreams, parseCodeResult } from './code-result';
 import { GenericBody } from './GenericBody';
 import { OutputText } from './OutputText';
 import { stopNoteText } from './stop-note';
+import '../../i18n/messages/code-card';
+import '../../i18n/messages/tool-bodies';
 
 /**
  * execute_code: the code as Python, then what it did — stdout, stderr (marked), the last value, images and

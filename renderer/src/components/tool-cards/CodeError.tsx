@@ -1,5 +1,6 @@
 import { useI18n } from '../../i18n/i18n';
 import type { CodeErrorDetails } from './code-result';
+import '../../i18n/messages/code-card';
 
 /** Lines of the cell shown before and after the failing one. */
 const CONTEXT_LINES = 2;

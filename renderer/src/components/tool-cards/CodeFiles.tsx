@@ -7,6 +7,7 @@ import { type CodeFile, downloadName, fileView } from './code-result';
 import { htmlOutputSrcdoc } from './html-srcdoc';
 import { type ArtifactState, useArtifact } from './use-artifact';
 import { errorMessage } from './use-call-result';
+import '../../i18n/messages/code-card';
 
 /** Raster images shown from memory through an object URL, typed by us (never by what the server said). */
 const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

@@ -7,6 +7,7 @@ import { CardSection, ResultLoadState } from './CardSection';
 import { ChangeDiff } from './ChangeDiff';
 import { ErrorSection } from './ErrorSection';
 import { FilePathLine, inputPath } from './FilePathLine';
+import '../../i18n/messages/file-cards';
 
 /** Edit: the file and its change as a diff (unified or side by side); a failed edit shows its error first. */
 export function EditBody({ card, result, retry }: CallBodyProps) {

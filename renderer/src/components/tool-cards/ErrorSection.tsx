@@ -3,6 +3,8 @@ import { ArgumentsForm } from './ArgumentsForm';
 import { type CallBodyProps, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { OutputText } from './OutputText';
+import '../../i18n/messages/file-cards';
+import '../../i18n/messages/tool-bodies';
 
 /** A failed call's error, shown first in its card: what the tool said went wrong. */
 export function ErrorSection({ card, result, retry }: Pick<CallBodyProps, 'card' | 'result' | 'retry'>) {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useT } from '../../i18n/i18n';
 import { CopyButton } from '../CopyButton';
 import { MarkedText } from '../MarkedText';
+import '../../i18n/messages/file-cards';
 
 /** The file a call worked on, in full (hidden characters marked), with a button that copies its path. */
 export function FilePathLine({ path, children }: { path: string; children?: ReactNode }) {

@@ -4,6 +4,7 @@ import { ArgumentsForm } from './ArgumentsForm';
 import { type CallBodyProps, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { OutputText } from './OutputText';
+import '../../i18n/messages/tool-bodies';
 
 /** Any tool without a card of its own: its arguments as a form, then its result (the error first). */
 export function GenericBody({ card, result, retry }: CallBodyProps) {

@@ -9,6 +9,7 @@ import { FailedCall } from './ErrorSection';
 import { listNoteText } from './list-notes';
 import { grepFiles, type ListEntry, parseListResult } from './list-result';
 import { OutputText } from './OutputText';
+import '../../i18n/messages/file-cards';
 
 /** Entries shown before "Show all": a thousand rows with buttons would make the card slow to open. */
 const FIRST_ENTRIES = 200;

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/i18n';
 import { downloadBlob } from '../download-blob';
 import { ExternalLink, safeLinkUrl } from '../MarkdownView';
 import { attachmentBlob, attachmentFileName, isInlineImage, type McpAttachment } from './mcp-attachments';
+import '../../i18n/messages/tool-bodies';
 
 /** One item an MCP tool returned besides text: an image inline, anything else named with its download. */
 export function McpAttachmentView({ attachment, index }: { attachment: McpAttachment; index: number }) {

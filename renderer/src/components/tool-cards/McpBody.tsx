@@ -10,6 +10,7 @@ import { McpAttachmentView } from './McpAttachmentView';
 import { withoutSavedNote } from './mcp-attachments';
 import { OutputText } from './OutputText';
 import { useMcpAttachments } from './use-mcp-attachments';
+import '../../i18n/messages/tool-bodies';
 
 /** Above this many characters a result is not parsed as Markdown: 1 MB of it blocks the window for seconds. */
 export const MAX_MARKDOWN_CHARS = 100_000;

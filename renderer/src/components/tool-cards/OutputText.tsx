@@ -3,6 +3,7 @@ import { useI18n } from '../../i18n/i18n';
 import { AnsiText, ansiToPlainText } from '../AnsiText';
 import { clipLines } from '../clip-lines';
 import { headAndTail } from './head-tail';
+import '../../i18n/messages/tool-bodies';
 
 /** Above this a whole output is shown without colours: parsing megabytes of ANSI is not worth a frozen UI. */
 const FULL_ANSI_MAX_CHARS = 400_000;

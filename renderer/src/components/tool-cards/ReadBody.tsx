@@ -10,6 +10,7 @@ import { FailedCall } from './ErrorSection';
 import { FilePathLine, inputPath } from './FilePathLine';
 import { OutputText } from './OutputText';
 import { parseReadResult, READ_LINE_LIMIT, type ReadLines } from './read-result';
+import '../../i18n/messages/file-cards';
 
 function rangeText(read: ReadLines, t: Translate, formatNumber: (n: number) => string): string {
   const from = formatNumber(read.from);

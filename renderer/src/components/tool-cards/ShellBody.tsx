@@ -6,6 +6,7 @@ import { useDurationFormat } from '../use-elapsed';
 import { type CallBodyProps, resultText } from './body-props';
 import { CardSection, ResultLoadState } from './CardSection';
 import { OutputText } from './OutputText';
+import '../../i18n/messages/tool-bodies';
 
 /** Bash and Exec: the command highlighted, how it ended (exit code, time), and its coloured output. */
 export function ShellBody({ card, result, retry }: CallBodyProps) {

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/i18n';
 import type { DiffViewLine } from '../DiffView';
 import { MarkedText } from '../MarkedText';
 import { type SideCell, sideBySideRows } from './side-by-side-rows';
+import '../../i18n/messages/file-cards';
 
 const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
 

@@ -12,6 +12,7 @@ import { ErrorSection } from './ErrorSection';
 import { FilePathLine, inputPath } from './FilePathLine';
 import type { Loaded } from './use-load-when';
 import { usePreviousContent } from './use-previous-content';
+import '../../i18n/messages/file-cards';
 
 /** Why the card shows the new file rather than a diff of a file it replaced, or null. */
 function noDiffNote(previous: Loaded<string>, kept: boolean, t: Translate): string | null {

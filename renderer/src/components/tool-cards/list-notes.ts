@@ -1,4 +1,5 @@
 import type { Translate } from '../../i18n/i18n';
+import '../../i18n/messages/file-cards';
 
 // Glob and Grep write their notes for the model, in English (sidecar/src/tools/builtin/glob.ts, grep.ts).
 // The card says the ones it knows in the UI's language; any other text shows as the tool wrote it.

@@ -1,4 +1,5 @@
 import type { Translate } from '../../i18n/i18n';
+import '../../i18n/messages/tool-bodies';
 
 // The line a stopped call's result ends with, written for the model in English
 // (sidecar/src/tools/runtime/call-outcome.ts stopMessage() and stopped()); the card says it in the UI's language.

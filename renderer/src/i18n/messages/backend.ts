@@ -1,5 +1,7 @@
+import { english } from '../english';
+
 /** Where the backend is: Settings → Backend, Test backend, and the desktop app's connection problem. */
-export const backendMessages = {
+export const backendMessages = english({
   'backend.title': 'Backend',
   'backend.mode': 'Cairn runs on',
   'backend.mode.local': 'This computer',
@@ -64,4 +66,4 @@ export const backendMessages = {
   'backendProblem.title': 'Cairn has no backend',
   'backendProblem.intro': 'The app could not get a working Cairn server. What it said:',
   'backendProblem.retry': 'Try again',
-};
+});

@@ -1,8 +1,7 @@
-/**
- * Background tasks (the side panel's section), what waits for the user outside the running turn, loaded
- * tools, and how tool cards mark background and script calls.
- */
-export const backgroundMessages = {
+import { english } from '../english';
+
+/** Background tasks (the side panel's section), what waits for the user outside the running turn, loaded tools. */
+export const backgroundMessages = english({
   'background.title': 'Background tasks',
   'background.running': '{count} running',
   'background.empty':
@@ -17,7 +16,6 @@ export const backgroundMessages = {
   'background.tailNote': 'Earlier output is left out: these are its newest lines.',
   'background.waiting.title': 'Waiting for you',
   'background.waiting.count': '{count} waiting for you',
-  'background.waiting.toggle': 'Toggle side panel ({count} waiting for you)',
   'background.awaitingApproval': 'A call from its script waits for your approval, above.',
   'background.tools.title': 'Loaded tools',
   'background.tools.empty': 'No tools loaded. The agent can load a tool from a file of the project.',
@@ -30,11 +28,4 @@ export const backgroundMessages = {
   'background.tools.methods': 'Methods of {name}',
   'background.tools.batch': 'batch',
   'background.tools.stream': 'stream',
-
-  'tool.background': 'background',
-  'tool.backgroundRunning':
-    'Runs in the background: the agent went on without waiting for it. Its newest output is under Background tasks in the side panel (Ctrl/Cmd+J).',
-  'tool.backgroundEnded': 'Ran in the background, while the agent went on.',
-  'tool.fromScript': 'Started by a script of call {id}',
-  'tool.nested': 'Calls started by the script of {name}',
-};
+});

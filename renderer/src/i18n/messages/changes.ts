@@ -1,19 +1,10 @@
-/** File changes: the row under a turn, its diffs, the revert dialog, a revert's card, the session's total. */
-export const changesMessages = {
+import { english } from '../english';
+
+/** File changes under a turn (folded), the revert dialog, a revert's card; the files and diffs are in changed-files. */
+export const changesMessages = english({
   'changes.count.one': '1 file changed',
   'changes.count.other': '{count} files changed',
   'changes.listLabel': 'Files changed',
-  'changes.status.added': 'Added',
-  'changes.status.modified': 'Modified',
-  'changes.status.deleted': 'Deleted',
-  'changes.stats': '+{additions} −{deletions}',
-  'changes.statsLabel': '{additions} lines added, {deletions} removed',
-  'changes.toggleDiff': 'Diff of {path}',
-  'changes.binary': 'Binary file — no diff',
-  'changes.tooLarge': 'Too large to show',
-  'changes.noDiff': 'No diff to show',
-  'changes.emptyFile': 'Empty file',
-  'changes.showAll': 'Show all {count}',
   'changes.loadFailed': 'The changes could not be read: {message}',
   'changes.revert': 'Undo these file changes',
   'changes.revertTitle': 'Restore the project’s files to before turn {ordinal}',
@@ -33,6 +24,4 @@ export const changesMessages = {
     'Undo this revert? The project’s files go back to how they were before it, which also undoes the file changes of any later turn. The conversation is kept.',
   'changes.revertCard.notRestored': 'Not restored:',
   'changes.session.menu': 'Changes in this session',
-  'changes.session.title': 'Changes in this session',
-  'changes.session.empty': 'No file changes recorded in this session',
-};
+});

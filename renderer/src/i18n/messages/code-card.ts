@@ -1,13 +1,13 @@
-export const codeCardMessages = {
+import { english } from '../english';
+
+export const codeCardMessages = english({
   'tool.code.code': 'Code',
   'tool.code.line': 'Line {line}',
-  'tool.code.failedAt': 'Where it failed',
   'tool.code.traceback': 'Traceback',
   'tool.code.stdout': 'Output',
   'tool.code.stderr': 'Error output (stderr)',
   'tool.code.value': 'Value',
   'tool.code.displays': 'Displayed',
-  'tool.code.files': 'Files',
   'tool.code.ranIn': 'Ran in {time}',
   'tool.code.image': 'Image from the code ({type})',
   'tool.code.imageFailed': 'Could not load the image: {message}',
@@ -22,4 +22,4 @@ export const codeCardMessages = {
   'tool.code.limit.input_idle': 'Stopped after waiting {time} for input ({action}).',
   'tool.code.limit.interrupted': 'interrupted',
   'tool.code.limit.killed_and_restarted': 'the kernel was restarted',
-};
+});

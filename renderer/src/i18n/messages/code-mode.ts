@@ -1,5 +1,7 @@
+import { english } from '../english';
+
 /** Code mode: the session's mode in the header, and each code step's card in the conversation. */
-export const codeModeMessages = {
+export const codeModeMessages = english({
   'session.mode': 'Mode',
   'session.mode.tools': 'Tools',
   'session.mode.code': 'Code',
@@ -9,4 +11,4 @@ export const codeModeMessages = {
   'session.mode.running': 'The mode can change once the running turn ends.',
   'session.mode.error': 'Could not switch the mode: {message}',
   'codeStep.label': 'Code step',
-};
+});

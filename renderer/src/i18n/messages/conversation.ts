@@ -1,4 +1,6 @@
-export const conversationMessages = {
+import { english } from '../english';
+
+export const conversationMessages = english({
   'conversation.code.copyLabel': 'Copy code',
   'conversation.code.plain': 'text',
   'conversation.image': 'Image: {alt}',
@@ -77,4 +79,14 @@ export const conversationMessages = {
   'question.closed': 'No longer waiting for an answer',
   'question.error': 'Could not send the answer: {message}',
   'tool.previewOnly': 'The full result was not stored; this is its preview ({count} characters).',
-};
+
+  'question.approval.reason': 'Why it asks: {reason}',
+  'question.approval.askedByRule': 'A rule asks for this call ({id}).',
+  'question.approval.remembered.session': 'Saved as a rule for this session.',
+  'question.approval.remembered.project': 'Saved as a rule for this project.',
+  'question.approval.remembered.global': 'Saved as a rule for every project and chat.',
+
+  'file.copy': 'Copy',
+  'file.copied': 'Copied',
+  'file.copyFailed': 'Copy failed',
+});

@@ -1,9 +1,7 @@
-export const fileCardMessages = {
+import { english } from '../english';
+
+export const fileCardMessages = english({
   'file.attempted': 'Attempted',
-  'file.path': 'File',
-  'file.copy': 'Copy',
-  'file.copied': 'Copied',
-  'file.copyFailed': 'Copy failed',
   'file.copyPath': 'Copy path {path}',
   'file.copyCode': 'Copy the lines read',
   'file.change': 'Change',
@@ -48,4 +46,4 @@ export const fileCardMessages = {
   'file.list.none.grep': 'No matches for /{pattern}/ in {path}.',
   'file.list.none.glob':
     'No files match "{pattern}" in {path}. Files ignored by .gitignore and symbolic links are skipped.',
-};
+});

@@ -1,5 +1,7 @@
+import { english } from '../english';
+
 /** Forks: the group under the turn that spawned them, a fork's read-only conversation, what a fork asks. */
-export const forkMessages = {
+export const forkMessages = english({
   'fork.group.title': 'Forks',
   'fork.group.count': '{count}',
   'fork.group.label': 'Forks this turn spawned',
@@ -19,4 +21,4 @@ export const forkMessages = {
   'fork.banner.hint': 'Its questions and approvals are asked in the parent session.',
   'fork.banner.back': 'Back to the parent session',
   'fork.question.from': 'From fork: {name}',
-};
+});

@@ -1,4 +1,6 @@
-export const kernelMessages = {
+import { english } from '../english';
+
+export const kernelMessages = english({
   'kernel.panel': 'Kernels',
   'kernel.tabs': 'Kernels of this session',
   'kernel.empty': 'No kernel has run yet. Run a cell below to start one.',
@@ -38,4 +40,4 @@ export const kernelMessages = {
   'kernel.editor.label': 'Code to run in {name}',
   'kernel.editor.placeholder': 'Python code — Ctrl/Cmd+Enter to run',
   'kernel.editor.run': 'Run',
-};
+});

@@ -1,5 +1,7 @@
+import { english } from '../english';
+
 /** MCP servers: the settings section, import, a session's servers, and result downloads. */
-export const mcpMessages = {
+export const mcpMessages = english({
   'mcp.title': 'MCP servers',
   'mcp.description':
     'Tools from MCP servers, the same ones Claude Desktop, Cursor, VS Code or Claude Code use. New servers start disabled; a session takes the enabled ones at its first message.',
@@ -146,4 +148,4 @@ export const mcpMessages = {
   'mcp.state.stopped': 'stopped',
   'mcp.download': 'Download result files',
   'mcp.downloadError': 'Could not download the result files: {message}',
-};
+});

@@ -1,5 +1,7 @@
+import { english } from '../english';
+
 /** Automatic compaction in a model's settings: the form's checkbox and percentage, and the list's line. */
-export const modelCompactionMessages = {
+export const modelCompactionMessages = english({
   'settings.compaction.auto': 'Compact the conversation automatically',
   'settings.compaction.threshold': 'Compact at (% of the usable window)',
   'settings.compaction.thresholdHint':
@@ -8,4 +10,4 @@ export const modelCompactionMessages = {
   'settings.compaction.label': 'Compaction',
   'settings.compaction.at': 'Compacts at {percent}%',
   'settings.compaction.off': 'Automatic compaction off',
-};
+});

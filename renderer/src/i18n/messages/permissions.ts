@@ -1,31 +1,14 @@
-/**
- * Permissions: the session's approval mode and sandbox badge, the approval card's choices and its "always"
- * rule editor, and Settings → Permissions (rules, the test box, each project's sandbox).
- */
-export const permissionMessages = {
-  'session.approval.read_only': 'Read-only',
-  'session.approval.ask': 'Ask',
-  'session.approval.auto_edits': 'Auto-approve edits',
-  'session.approval.auto': 'Auto',
-  'session.approval.read_only.hint': 'Tools with side effects are refused; reading and searching run.',
-  'session.approval.ask.hint': 'Tools with side effects ask before they run.',
-  'session.approval.auto_edits.hint': 'File edits inside the project run; commands and the rest ask.',
-  'session.approval.auto.hint': 'Everything runs without asking; your rules still allow, ask or deny first.',
-  'session.sandbox.on': 'Sandboxed',
-  'session.sandbox.noNetwork': 'Sandboxed · no network',
-  'session.sandbox.off': 'Not sandboxed',
-  'session.sandbox.onHint': 'Commands, kernels and tool workers run confined to the project folder.',
-  'session.sandbox.noNetworkHint':
-    'Commands, kernels and tool workers run confined to the project folder, without network access.',
-  'session.sandbox.offHint':
-    'Commands run with your full access. Turn the sandbox on in Settings → Permissions.',
+import { english } from '../english';
 
+/**
+ * Permissions: a waiting approval's choices and its "always" rule editor, and Settings → Permissions (rules,
+ * the test box, each project's sandbox). The header's approval mode and sandbox badge are in shell.
+ */
+export const permissionMessages = english({
   'question.approval.allowOnce': 'Allow once',
   'question.approval.allowSession': 'Allow for this session',
   'question.approval.alwaysAllow': 'Always allow…',
   'question.approval.alwaysDeny': 'Always deny…',
-  'question.approval.reason': 'Why it asks: {reason}',
-  'question.approval.askedByRule': 'A rule asks for this call ({id}).',
   'question.approval.ruleAllowTitle': 'Always allow {tool}',
   'question.approval.ruleDenyTitle': 'Always deny {tool}',
   'question.approval.rulePattern': 'Pattern',
@@ -35,9 +18,6 @@ export const permissionMessages = {
   'question.approval.scopeGlobal': 'Everywhere',
   'question.approval.saveAllow': 'Save and allow',
   'question.approval.saveDeny': 'Save and deny',
-  'question.approval.remembered.session': 'Saved as a rule for this session.',
-  'question.approval.remembered.project': 'Saved as a rule for this project.',
-  'question.approval.remembered.global': 'Saved as a rule for every project and chat.',
 
   'settings.permissions.title': 'Permissions',
   'settings.permissions.description':
@@ -94,7 +74,6 @@ export const permissionMessages = {
   'settings.permissions.sandbox.title': 'Sandbox',
   'settings.permissions.sandbox.description':
     'Per project folder: with the sandbox on, Bash, Exec, kernels and tool workers can only write inside the project, and network access can be cut.',
-  'settings.permissions.sandbox.noProjects': 'No project folders yet.',
   'settings.permissions.sandbox.enabled': 'Run in the sandbox',
   'settings.permissions.sandbox.enabledLabel': 'Run {name} in the sandbox',
   'settings.permissions.sandbox.network': 'Allow network access',
@@ -102,4 +81,4 @@ export const permissionMessages = {
   'settings.permissions.sandbox.saved': 'Saved.',
   'settings.permissions.sandbox.unavailable': 'The sandbox cannot run on this machine: {message}',
   'settings.permissions.sandbox.error': 'Could not save: {message}',
-};
+});

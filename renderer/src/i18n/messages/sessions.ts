@@ -1,21 +1,7 @@
-/** Sessions across the app: search, branching, export and import, and what turns cost (estimated). */
-export const sessionMessages = {
-  'search.title': 'Search',
-  'search.placeholder': 'Search messages, tool calls and kernel cells',
-  'search.scope': 'Search in',
-  'search.scope.session': 'This session',
-  'search.scope.project': 'This project',
-  'search.scope.all': 'All sessions',
-  'search.results': 'Results',
-  'search.searching': 'Searching…',
-  'search.hint': 'Type a word or a phrase to find it.',
-  'search.none': 'Nothing found for “{query}”.',
-  'search.error': 'Search failed: {message}',
-  'search.more': 'Load more',
-  'search.keys': '↑ ↓ move · Enter opens · Esc closes',
-  'search.kind.message': 'Message',
-  'search.kind.tool_call': 'Tool call',
-  'search.kind.kernel_cell': 'Kernel cell',
+import { english } from '../english';
+
+/** Sessions across the app: branching, export and import, and what turns cost (estimated). */
+export const sessionMessages = english({
   'branch.fromHere': 'Branch from here',
   'branch.fromHereLabel': 'Branch a new session from turn {ordinal}',
   'branch.failed': 'Could not branch the session: {message}',
@@ -38,15 +24,4 @@ export const sessionMessages = {
   'cost.session': '{tokens} tokens · ≈ {cost} (estimated)',
   'cost.sessionTokens': '{tokens} tokens',
   'cost.sessionLabel': 'This session’s tokens over all its turns, and their estimated cost',
-  'settings.form.prices': 'Prices in US dollars per million tokens (optional)',
-  'settings.form.pricesHint':
-    'Used to estimate what turns cost. Leave a price empty when you do not know it.',
-  'settings.form.priceInput': 'Input',
-  'settings.form.priceOutput': 'Output',
-  'settings.form.priceCacheRead': 'Cache read',
-  'settings.form.priceCacheWrite': 'Cache write',
-  'settings.validation.price': 'Enter a number, 0 or more (for example 3 or 0.30), or leave it empty.',
-  'settings.validation.priceMax': 'Enter at most {max}.',
-  'settings.models.prices': 'Prices per million tokens',
-  'settings.models.priceList': 'input {input} · output {output} · cache read {read} · cache write {write}',
-};
+});

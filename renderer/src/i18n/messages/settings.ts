@@ -1,4 +1,6 @@
-export const settingsMessages = {
+import { english } from '../english';
+
+export const settingsMessages = english({
   'settings.title': 'Settings',
   'settings.close': 'Close settings',
 
@@ -203,4 +205,16 @@ export const settingsMessages = {
   'connection.result.mode': 'Mode: {mode}',
   'connection.result.details': 'Details: {message}',
   'connection.features': 'Features',
-};
+
+  'settings.form.prices': 'Prices in US dollars per million tokens (optional)',
+  'settings.form.pricesHint':
+    'Used to estimate what turns cost. Leave a price empty when you do not know it.',
+  'settings.form.priceInput': 'Input',
+  'settings.form.priceOutput': 'Output',
+  'settings.form.priceCacheRead': 'Cache read',
+  'settings.form.priceCacheWrite': 'Cache write',
+  'settings.validation.price': 'Enter a number, 0 or more (for example 3 or 0.30), or leave it empty.',
+  'settings.validation.priceMax': 'Enter at most {max}.',
+  'settings.models.prices': 'Prices per million tokens',
+  'settings.models.priceList': 'input {input} · output {output} · cache read {read} · cache write {write}',
+});

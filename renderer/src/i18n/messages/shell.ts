@@ -1,29 +1,22 @@
-export const shellMessages = {
-  'app.name': 'Cairn',
+import { english } from '../english';
+
+/** The window around the conversation: sidebar, header (approval mode, sandbox), composer, banners, common words. */
+export const shellMessages = english({
   'sidebar.projects': 'Projects',
   'sidebar.chats': 'Chats',
   'sidebar.settings': 'Settings',
   'sidebar.openFolder': 'Open folder',
   'sidebar.newChat': 'New chat',
   'sidebar.newSession': 'New session',
-  'sidebar.noSessions': 'No sessions yet',
   'sidebar.deleteSession': 'Delete session',
   'sidebar.renameSession': 'Rename session',
   'sidebar.deleteProject': 'Remove project',
   'sidebar.confirmDeleteSession': 'Delete the session "{title}"? Its history is removed for good.',
   'sidebar.confirmDeleteProject':
     'Remove the project "{name}" from Cairn? Its sessions are deleted; the folder stays.',
-  'openProject.title': 'Open a project folder',
-  'openProject.pathLabel': 'Folder path on the server',
-  'openProject.hintRemote': 'Projects are folders on the machine that runs the Cairn server.',
-  'openProject.pathLabelOnHost': 'Folder path on {host}',
-  'openProject.hintOnHost':
-    'Projects are folders on {host}, the machine that runs the Cairn server, not on this computer.',
   'sidebar.onHost': 'on {host}',
   'sidebar.remoteHint': 'Projects are folders on the server {host}',
   'sidebar.projectOnHost': '{path} on {host}',
-  'openProject.open': 'Open',
-  'openProject.cancel': 'Cancel',
   'empty.title': 'Open a folder to start',
   'empty.body': 'Cairn works in a project folder: the agent reads, runs and edits there.',
   'empty.recent': 'Recent projects',
@@ -38,17 +31,11 @@ export const shellMessages = {
   'connection.state.open': 'Connected',
   'connection.state.down': 'Disconnected',
   'connection.state.rejected': 'Token rejected',
-  'switcher.title': 'Switch session',
-  'switcher.placeholder': 'Type to filter sessions',
-  'switcher.empty': 'No matching session',
-  'common.confirm': 'Confirm',
   'common.cancel': 'Cancel',
   'common.close': 'Close',
-  'common.save': 'Save',
   'common.delete': 'Delete',
   'common.loading': 'Loading…',
   'common.error': 'Something went wrong: {message}',
-  'session.untitled': 'New session',
   'session.approval': 'Approval',
   'session.approval.error': 'Could not change the approval mode: {message}',
   'panel.toggle': 'Toggle side panel',
@@ -62,4 +49,23 @@ export const shellMessages = {
   'composer.placeholder': 'Ask the agent… (Enter to send, Shift+Enter for a new line)',
   'composer.send': 'Send',
   'composer.cancel': 'Cancel (Esc)',
-};
+
+  'session.approval.read_only': 'Read-only',
+  'session.approval.ask': 'Ask',
+  'session.approval.auto_edits': 'Auto-approve edits',
+  'session.approval.auto': 'Auto',
+  'session.approval.read_only.hint': 'Tools with side effects are refused; reading and searching run.',
+  'session.approval.ask.hint': 'Tools with side effects ask before they run.',
+  'session.approval.auto_edits.hint': 'File edits inside the project run; commands and the rest ask.',
+  'session.approval.auto.hint': 'Everything runs without asking; your rules still allow, ask or deny first.',
+  'session.sandbox.on': 'Sandboxed',
+  'session.sandbox.noNetwork': 'Sandboxed · no network',
+  'session.sandbox.off': 'Not sandboxed',
+  'session.sandbox.onHint': 'Commands, kernels and tool workers run confined to the project folder.',
+  'session.sandbox.noNetworkHint':
+    'Commands, kernels and tool workers run confined to the project folder, without network access.',
+  'session.sandbox.offHint':
+    'Commands run with your full access. Turn the sandbox on in Settings → Permissions.',
+
+  'background.waiting.toggle': 'Toggle side panel ({count} waiting for you)',
+});

@@ -1,4 +1,7 @@
-export const toolCardMessages = {
+import { english } from '../english';
+
+/** A tool card's collapsed frame: its summary line, background and script marks, and a part that failed to load. */
+export const toolCardMessages = english({
   'tool.summary.in': '{pattern} in {path}',
   'tool.summary.line': '1 line',
   'tool.summary.lines': '{count} lines',
@@ -7,33 +10,13 @@ export const toolCardMessages = {
   'tool.summary.from': 'from line {from}',
   'tool.summary.image': 'image',
   'tool.opening': 'Opening…',
-  'tool.error': 'Error',
-  'tool.noArguments': 'No arguments',
-  'tool.showAll': 'Show all',
-  'tool.showAllLines': 'Show all ({omitted} more lines)',
-  'tool.showAllLabel': 'Show all {total} lines',
-  'tool.showLess': 'Show less',
-  'tool.shell.command': 'Command',
-  'tool.shell.exitCode': 'Exit code {code}',
-  'tool.shell.signal': 'Stopped by {signal}',
-  'tool.shell.timedOut': 'Timed out',
-  'tool.mcp.origin': 'MCP server {server}, tool {tool}',
-  'tool.mcp.attachments': 'Images and files',
-  'tool.mcp.loading': 'Loading the images and files…',
-  'tool.mcp.loadError': 'Could not load the images and files: {message}',
-  'tool.mcp.image': 'Image {number} from the tool',
-  'tool.mcp.link': 'link',
-  'tool.mcp.download': 'Download {name}',
-  'tool.mcp.kind.image': 'image',
-  'tool.mcp.kind.audio': 'audio',
-  'tool.mcp.kind.resource': 'resource',
-  'tool.stop.timeout': 'The call timed out; it was stopped with everything it started.',
-  'tool.stop.parent': 'The call that started it ended, so it was cancelled with everything it started.',
-  'tool.stop.sessionClosed': 'Its session was deleted, so the call was cancelled with everything it started.',
-  'tool.stop.shutdown': 'Cairn stopped while this call ran; it was stopped with everything it started.',
-  'tool.stop.cancelled': 'The call was cancelled; everything it started was stopped.',
   'part.loadFailed': 'This part of the window could not be loaded: {message}',
   'part.reload': 'Reload',
-  'tool.mcp.plain':
-    'This result is long ({count} characters), so it is shown as plain text, not as Markdown.',
-};
+
+  'tool.background': 'background',
+  'tool.backgroundRunning':
+    'Runs in the background: the agent went on without waiting for it. Its newest output is under Background tasks in the side panel (Ctrl/Cmd+J).',
+  'tool.backgroundEnded': 'Ran in the background, while the agent went on.',
+  'tool.fromScript': 'Started by a script of call {id}',
+  'tool.nested': 'Calls started by the script of {name}',
+});

@@ -16,7 +16,6 @@ export const backgroundMessages: Translation<typeof en> = {
   'background.tailNote': '较早的输出已省略，以下是最新的几行。',
   'background.waiting.title': '等待你处理',
   'background.waiting.count': '{count} 项等待你处理',
-  'background.waiting.toggle': '切换侧边面板（{count} 项等待你处理）',
   'background.awaitingApproval': '它的脚本发起的一个调用正在等待你批准，见上方。',
   'background.tools.title': '已加载的工具',
   'background.tools.empty': '没有已加载的工具。智能体可以从项目中的文件加载工具。',
@@ -29,11 +28,4 @@ export const backgroundMessages: Translation<typeof en> = {
   'background.tools.methods': '{name} 的方法',
   'background.tools.batch': '批量',
   'background.tools.stream': '流式',
-
-  'tool.background': '后台',
-  'tool.backgroundRunning':
-    '在后台运行：智能体没有等待它，继续工作。最新的输出见侧边面板（Ctrl/Cmd+J）中的“后台任务”。',
-  'tool.backgroundEnded': '曾在后台运行，智能体当时继续工作。',
-  'tool.fromScript': '由调用 {id} 的脚本启动',
-  'tool.nested': '{name} 的脚本发起的调用',
 };

@@ -5,13 +5,11 @@ import type { codeCardMessages as en } from '../code-card';
 export const codeCardMessages: Translation<typeof en> = {
   'tool.code.code': '代码',
   'tool.code.line': '第 {line} 行',
-  'tool.code.failedAt': '出错位置',
   'tool.code.traceback': '调用栈',
   'tool.code.stdout': '输出',
   'tool.code.stderr': '错误输出（stderr）',
   'tool.code.value': '值',
   'tool.code.displays': '显示内容',
-  'tool.code.files': '文件',
   'tool.code.ranIn': '运行用时 {time}',
   'tool.code.image': '代码生成的图像（{type}）',
   'tool.code.imageFailed': '无法加载图像：{message}',

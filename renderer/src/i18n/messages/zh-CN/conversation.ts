@@ -80,4 +80,14 @@ export const conversationMessages: Translation<typeof en> = {
   'question.closed': '已不再等待回答',
   'question.error': '无法发送回答：{message}',
   'tool.previewOnly': '完整结果未保存；这是它的预览（{count} 个字符）。',
+
+  'question.approval.reason': '询问原因：{reason}',
+  'question.approval.askedByRule': '有一条规则要求询问这次调用（{id}）。',
+  'question.approval.remembered.session': '已保存为本会话的规则。',
+  'question.approval.remembered.project': '已保存为本项目的规则。',
+  'question.approval.remembered.global': '已保存为适用于所有项目和对话的规则。',
+
+  'file.copy': '复制',
+  'file.copied': '已复制',
+  'file.copyFailed': '复制失败',
 };

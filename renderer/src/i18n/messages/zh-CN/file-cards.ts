@@ -4,10 +4,6 @@ import type { fileCardMessages as en } from '../file-cards';
 /** Typed against the English file: a missing or extra key fails the type check. */
 export const fileCardMessages: Translation<typeof en> = {
   'file.attempted': '尝试的操作',
-  'file.path': '文件',
-  'file.copy': '复制',
-  'file.copied': '已复制',
-  'file.copyFailed': '复制失败',
   'file.copyPath': '复制路径 {path}',
   'file.copyCode': '复制读取的行',
   'file.change': '改动',

@@ -3,27 +3,10 @@ import type { permissionMessages as en } from '../permissions';
 
 /** Typed against the English file: a missing or extra key fails the type check. */
 export const permissionMessages: Translation<typeof en> = {
-  'session.approval.read_only': '只读',
-  'session.approval.ask': '询问',
-  'session.approval.auto_edits': '自动批准编辑',
-  'session.approval.auto': '自动',
-  'session.approval.read_only.hint': '拒绝有副作用的工具；读取和搜索照常运行。',
-  'session.approval.ask.hint': '有副作用的工具运行前先询问。',
-  'session.approval.auto_edits.hint': '项目内的文件编辑直接运行；命令和其他工具先询问。',
-  'session.approval.auto.hint': '一切直接运行，不再询问；你的规则仍会先决定允许、询问或拒绝。',
-  'session.sandbox.on': '沙箱中运行',
-  'session.sandbox.noNetwork': '沙箱中运行 · 无网络',
-  'session.sandbox.off': '未启用沙箱',
-  'session.sandbox.onHint': '命令、内核和工具进程只能在项目文件夹内运行。',
-  'session.sandbox.noNetworkHint': '命令、内核和工具进程只能在项目文件夹内运行，且无法访问网络。',
-  'session.sandbox.offHint': '命令以你的全部权限运行。可在“设置 → 权限”中启用沙箱。',
-
   'question.approval.allowOnce': '允许一次',
   'question.approval.allowSession': '在本会话中允许',
   'question.approval.alwaysAllow': '始终允许…',
   'question.approval.alwaysDeny': '始终拒绝…',
-  'question.approval.reason': '询问原因：{reason}',
-  'question.approval.askedByRule': '有一条规则要求询问这次调用（{id}）。',
   'question.approval.ruleAllowTitle': '始终允许 {tool}',
   'question.approval.ruleDenyTitle': '始终拒绝 {tool}',
   'question.approval.rulePattern': '匹配模式',
@@ -33,9 +16,6 @@ export const permissionMessages: Translation<typeof en> = {
   'question.approval.scopeGlobal': '所有地方',
   'question.approval.saveAllow': '保存并允许',
   'question.approval.saveDeny': '保存并拒绝',
-  'question.approval.remembered.session': '已保存为本会话的规则。',
-  'question.approval.remembered.project': '已保存为本项目的规则。',
-  'question.approval.remembered.global': '已保存为适用于所有项目和对话的规则。',
 
   'settings.permissions.title': '权限',
   'settings.permissions.description':
@@ -90,7 +70,6 @@ export const permissionMessages: Translation<typeof en> = {
   'settings.permissions.sandbox.title': '沙箱',
   'settings.permissions.sandbox.description':
     '按项目文件夹设置：启用沙箱后，Bash、Exec、内核和工具进程只能在项目内写入，还可以切断网络访问。',
-  'settings.permissions.sandbox.noProjects': '还没有项目文件夹。',
   'settings.permissions.sandbox.enabled': '在沙箱中运行',
   'settings.permissions.sandbox.enabledLabel': '在沙箱中运行 {name}',
   'settings.permissions.sandbox.network': '允许访问网络',

@@ -201,4 +201,15 @@ export const settingsMessages: Translation<typeof en> = {
   'connection.result.mode': '模式：{mode}',
   'connection.result.details': '详细信息：{message}',
   'connection.features': '功能',
+
+  'settings.form.prices': '价格：每百万令牌的美元数（可选）',
+  'settings.form.pricesHint': '用于估算回合的费用。不知道价格时请留空。',
+  'settings.form.priceInput': '输入',
+  'settings.form.priceOutput': '输出',
+  'settings.form.priceCacheRead': '缓存读取',
+  'settings.form.priceCacheWrite': '缓存写入',
+  'settings.validation.price': '请输入不小于 0 的数字（例如 3 或 0.30），或留空。',
+  'settings.validation.priceMax': '请输入不超过 {max} 的数字。',
+  'settings.models.prices': '每百万令牌价格',
+  'settings.models.priceList': '输入 {input} · 输出 {output} · 缓存读取 {read} · 缓存写入 {write}',
 };
