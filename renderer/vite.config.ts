@@ -15,12 +15,20 @@ export const PREACT_ALIASES = [
   { find: /^react$/, replacement: 'preact/compat' },
 ];
 
+/** Polyfills a dependency brings for what every browser we run in has (build only). */
+const NATIVE_ALIASES = [
+  {
+    find: /^@ungap\/structured-clone$/,
+    replacement: path.resolve(import.meta.dirname, 'src/components/markdown/native-structured-clone.ts'),
+  },
+];
+
 // Built into renderer/dist, which `cairn serve` serves and Electron loads from app://cairn.
 export default defineConfig({
   root: path.resolve(import.meta.dirname),
   base: './',
   plugins: [react()],
-  resolve: { alias: PREACT_ALIASES },
+  resolve: { alias: [...PREACT_ALIASES, ...NATIVE_ALIASES] },
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist'),
