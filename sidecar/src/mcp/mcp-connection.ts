@@ -19,6 +19,7 @@ import { convertCallResult, type McpCallResult } from './mcp-results';
 import { checkMcpUrl } from './mcp-url';
 import { StdioTransport } from './stdio-transport';
 import { abortPromise, listAllTools, type McpToolDef } from './tool-list';
+import { ToolRelister } from './tool-relist';
 
 export type { McpAttachment, McpCallResult } from './mcp-results';
 export { type McpToolDef, toolAllowed } from './tool-list';
@@ -81,9 +82,7 @@ export class McpConnection {
   private readonly listeners = new Set<(state: McpConnectionState, error: string | null) => void>();
   private readonly logListeners = new Set<(level: McpLogLevel, data: unknown) => void>();
   private readonly toolListeners = new Set<(tools: readonly McpToolDef[]) => void>();
-  /** A tools/list after `list_changed` under way; `relistAgain`: another came meanwhile. */
-  private relisting: Promise<void> | null = null;
-  private relistAgain = false;
+  private readonly relister: ToolRelister;
   private readonly calls = new Set<Call>();
   /** Calls whose tools/call has not gone out yet, in order; the outgoing message gives each its id. */
   private readonly awaitingId: Call[] = [];
@@ -94,7 +93,17 @@ export class McpConnection {
     private readonly client: Client,
     private readonly transport: Transport,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.relister = new ToolRelister(client, server, log, {
+      connected: () => this.current === 'connected',
+      tools: () => this.toolDefs,
+      changed: (tools) => {
+        this.toolDefs = tools;
+        this.emit(this.toolListeners, tools);
+      },
+      describe,
+    });
+  }
 
   static async connect(
     server: ResolvedMcpServer,
@@ -143,7 +152,7 @@ export class McpConnection {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       c.emit(c.logListeners, n.params.level, n.params.data);
     });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => c.relist());
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => c.relister.request());
 
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -211,8 +220,8 @@ export class McpConnection {
   }
 
   /** Resolves once a re-listing under way has ended: a call that changed the tools answers after it. */
-  async toolsSettled(): Promise<void> {
-    while (this.relisting) await this.relisting;
+  toolsSettled(): Promise<void> {
+    return this.relister.settled();
   }
 
   async callTool(
@@ -321,41 +330,6 @@ export class McpConnection {
         this.log.warn('mcp listener threw', { error: describe(err) });
       }
     }
-  }
-
-  /**
-   * `list_changed`: lists the tools again as at connect (limits, allow/deny lists). Notifications that come
-   * while one runs make one more; a list that fails keeps the one before, and one that did not change
-   * tells nobody.
-   */
-  private relist(): void {
-    if (this.current !== 'connected') return;
-    if (this.relisting) {
-      this.relistAgain = true;
-      return;
-    }
-    this.relisting = (async () => {
-      do {
-        this.relistAgain = false;
-        const deadline = AbortSignal.timeout(this.server.startupTimeoutMs);
-        const reqOpts = { signal: deadline, timeout: this.server.startupTimeoutMs + 1_000 };
-        try {
-          const tools = await listAllTools(this.client, this.server, reqOpts, deadline);
-          if (this.current !== 'connected') return;
-          if (JSON.stringify(tools) === JSON.stringify(this.toolDefs)) continue;
-          this.toolDefs = tools;
-          this.log.info('mcp tools changed', { tools: tools.length });
-          this.emit(this.toolListeners, tools);
-        } catch (err) {
-          if (this.current !== 'connected') return;
-          this.log.warn('mcp tools could not be listed again; the previous list stays', {
-            error: describe(err),
-          });
-        }
-      } while (this.relistAgain);
-    })().finally(() => {
-      this.relisting = null;
-    });
   }
 
   private unavailable(): string {
