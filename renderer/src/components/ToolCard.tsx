@@ -7,6 +7,7 @@ import { callKind, mcpNames } from './tool-cards/call-kind';
 import { callTitle, summarizeCall } from './tool-cards/call-summary';
 import { CARD_BODIES } from './tool-cards/card-bodies';
 import { ShellLine } from './tool-cards/ShellLine';
+import { ProgressBadge } from './tool-cards/ToolProgressView';
 import { useCallResult } from './tool-cards/use-call-result';
 import { isFinished, STATUS_KEYS, toolGlyph } from './tool-labels';
 import { useDurationFormat, useNow } from './use-elapsed';
@@ -74,6 +75,7 @@ export const ToolCard = memo(function ToolCard({
         <>
           {server !== null && <span className="tool-card-badge tool-card-badge--server">{server}</span>}
           {card.background && <span className="tool-card-badge">{t('tool.background')}</span>}
+          {!finished && card.progress && <ProgressBadge progress={card.progress} />}
         </>
       }
       status={{ label: t(STATUS_KEYS[card.status]), tone: card.status }}

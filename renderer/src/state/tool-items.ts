@@ -21,6 +21,15 @@ export interface ToolCardState {
   exitCode: number | null;
   /** What the tool said about the call besides its text (execute_code: the kinds of its outputs). */
   meta: Record<string, unknown> | null;
+  /** The latest progress it reported while running (an MCP server's), or null. */
+  progress: ToolProgress | null;
+}
+
+/** A call's progress as `tool.progress` gives it: `total` null when the tool does not know it. */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
 }
 
 export interface QuestionItem {
@@ -61,6 +70,7 @@ export function newCard(toolUseId: string, name: string, input: unknown): ToolCa
     parentToolCallId: null,
     exitCode: null,
     meta: null,
+    progress: null,
   };
 }
 
@@ -161,6 +171,13 @@ export function addQuestionNested<T extends AnyItem>(items: readonly T[], questi
     nested.splice(at + 1, 0, questionItem(question));
     return { ...item, nested };
   });
+}
+
+export function withProgress(
+  card: ToolCardState,
+  event: { progress: number; total: number | null; message: string | null },
+): ToolCardState {
+  return { ...card, progress: { progress: event.progress, total: event.total, message: event.message } };
 }
 
 export function appendOutput(card: ToolCardState, text: string): ToolCardState {

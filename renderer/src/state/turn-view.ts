@@ -35,6 +35,7 @@ import {
   toolItem,
   updateCardById,
   updateCardByUse,
+  withProgress,
 } from './tool-items';
 
 export type { ContextEditItem } from './context-edit-item';
@@ -296,6 +297,11 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
       return withItems(
         view,
         updateCardById(view.items, event.tool_call_id, (card) => appendOutput(card, event.text)),
+      );
+    case 'tool.progress':
+      return withItems(
+        view,
+        updateCardById(view.items, event.tool_call_id, (card) => withProgress(card, event)),
       );
     case 'tool.finished':
       return withItems(

@@ -1,16 +1,28 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type JSONRPCMessage,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type Progress,
+  ProgressNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger';
 import { silentLogger } from '../log/logger';
-import { MCP_LIMITS } from '../protocol/mcp';
+import { MCP_LIMITS, type McpLogLevel } from '../protocol/mcp';
+import { CallDeadline } from './call-deadline';
 import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
 import { checkMcpUrl } from './mcp-url';
 import { StdioTransport } from './stdio-transport';
+import { abortPromise, listAllTools, type McpToolDef } from './tool-list';
+import { ToolRelister } from './tool-relist';
 
 export type { McpAttachment, McpCallResult } from './mcp-results';
+export { type McpToolDef, toolAllowed } from './tool-list';
 
 export interface ResolvedMcpServer {
   id: string;
@@ -32,11 +44,11 @@ export interface ResolvedMcpServer {
   denyTools: string[];
 }
 
-export interface McpToolDef {
-  name: string;
-  description: string | null;
-  inputSchema: Record<string, unknown>;
-  allowed: boolean;
+/** One progress notification of a running call, as the server sent it (its message cut when long). */
+export interface McpProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
 }
 
 export type McpConnectionState = 'connecting' | 'connected' | 'failed' | 'crashed' | 'stopped';
@@ -48,19 +60,14 @@ export class McpCallError extends Error {
   override name = 'McpCallError';
 }
 
-/** Whether the allow/deny lists let the agent have a tool: no allow-list means all, [] none, deny wins. */
-export function toolAllowed(name: string, allow: string[] | null, deny: string[]): boolean {
-  if (deny.includes(name)) return false;
-  return allow === null || allow.includes(name);
-}
-
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-const MAX_LIST_PAGES = 64;
 
 interface Call {
   tool: string;
   id: string | number | null;
   controller: AbortController;
+  /** Its progress notifications (their token is its request id). */
+  progress: (p: Progress) => void;
 }
 
 /**
@@ -73,6 +80,9 @@ export class McpConnection {
   private current: McpConnectionState = 'connecting';
   private error: string | null = null;
   private readonly listeners = new Set<(state: McpConnectionState, error: string | null) => void>();
+  private readonly logListeners = new Set<(level: McpLogLevel, data: unknown) => void>();
+  private readonly toolListeners = new Set<(tools: readonly McpToolDef[]) => void>();
+  private readonly relister: ToolRelister;
   private readonly calls = new Set<Call>();
   /** Calls whose tools/call has not gone out yet, in order; the outgoing message gives each its id. */
   private readonly awaitingId: Call[] = [];
@@ -83,7 +93,17 @@ export class McpConnection {
     private readonly client: Client,
     private readonly transport: Transport,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.relister = new ToolRelister(client, server, log, {
+      connected: () => this.current === 'connected',
+      tools: () => this.toolDefs,
+      changed: (tools) => {
+        this.toolDefs = tools;
+        this.emit(this.toolListeners, tools);
+      },
+      describe,
+    });
+  }
 
   static async connect(
     server: ResolvedMcpServer,
@@ -129,6 +149,10 @@ export class McpConnection {
     conn = new McpConnection(server, client, transport, log);
     const c = conn;
     c.watchTransport(transport, stdio);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      c.emit(c.logListeners, n.params.level, n.params.data);
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => c.relister.request());
 
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -144,7 +168,7 @@ export class McpConnection {
       await Promise.race([client.connect(transport, reqOpts), abortPromise(deadline.signal)]);
       const version = client.getServerVersion();
       c.info = version ? { name: version.name, version: version.version } : null;
-      c.toolDefs = await c.listAllTools(reqOpts, deadline.signal);
+      c.toolDefs = await listAllTools(client, server, reqOpts, deadline.signal);
       c.setState('connected', null);
       log.info('mcp server connected', { tools: c.tools.length });
       return c;
@@ -183,11 +207,28 @@ export class McpConnection {
     return () => this.listeners.delete(listener);
   }
 
+  /** The server's log messages (`notifications/message`), as sent: bounding them is the listener's. */
+  onLog(listener: (level: McpLogLevel, data: unknown) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  /** The tool list changed (`list_changed`, listed again with the allow/deny lists applied). */
+  onToolsChange(listener: (tools: readonly McpToolDef[]) => void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  /** Resolves once a re-listing under way has ended: a call that changed the tools answers after it. */
+  toolsSettled(): Promise<void> {
+    return this.relister.settled();
+  }
+
   async callTool(
     name: string,
     args: Record<string, unknown>,
     /** `timeoutMs` null: no limit of the server's own (a background call, stopped by its signal). */
-    opts: { signal?: AbortSignal; timeoutMs?: number | null } = {},
+    opts: { signal?: AbortSignal; timeoutMs?: number | null; onProgress?: (p: McpProgress) => void } = {},
   ): Promise<McpCallResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) throw new McpCallError(`MCP server "${this.server.name}" has no tool named "${name}"`);
@@ -198,21 +239,25 @@ export class McpConnection {
     }
     if (this.current !== 'connected') throw new McpCallError(this.unavailable());
 
-    const call: Call = { tool: name, id: null, controller: new AbortController() };
+    const controller = new AbortController();
     const abort = (why: string) => {
-      if (!call.controller.signal.aborted) call.controller.abort(new McpCallError(why));
+      if (!controller.signal.aborted) controller.abort(new McpCallError(why));
     };
     const timeoutMs = opts.timeoutMs === undefined ? this.server.toolTimeoutMs : opts.timeoutMs;
-    const timer =
-      timeoutMs === null
-        ? null
-        : setTimeout(
-            () =>
-              abort(
-                `the tool "${name}" of MCP server "${this.server.name}" did not answer within ${secs(timeoutMs)}; the call was cancelled`,
-              ),
-            timeoutMs,
-          );
+    const deadline = new CallDeadline(
+      timeoutMs,
+      `the tool "${name}" of MCP server "${this.server.name}"`,
+      abort,
+    );
+    const call: Call = {
+      tool: name,
+      id: null,
+      controller,
+      progress: (p) => {
+        const progress = deadline.progress(p);
+        if (progress && opts.onProgress) this.emit(new Set([opts.onProgress]), progress);
+      },
+    };
     const onAbort = () => abort(`the call to "${name}" was cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     if (opts.signal?.aborted) onAbort();
@@ -224,6 +269,12 @@ export class McpConnection {
         signal: call.controller.signal,
         // The SDK's own timer is only a backstop (2^31-1 ms is the longest a timer may wait).
         timeout: timeoutMs === null ? 2_147_483_647 : timeoutMs + 5_000,
+        // Asks the server for progress (a progressToken), which restarts both timers. The SDK hands it on
+        // only in a later tick, after the call's answer when both come together: it is taken from the
+        // transport instead (watchTransport), in order.
+        onprogress: () => {},
+        resetTimeoutOnProgress: true,
+        ...(deadline.maxMs === null ? {} : { maxTotalTimeout: deadline.maxMs + 5_000 }),
       });
       return convertCallResult(result as Parameters<typeof convertCallResult>[0]);
     } catch (err) {
@@ -238,7 +289,7 @@ export class McpConnection {
         `the tool "${name}" of MCP server "${this.server.name}" failed: ${describe(err)}`,
       );
     } finally {
-      if (timer) clearTimeout(timer);
+      deadline.clear();
       opts.signal?.removeEventListener('abort', onAbort);
       this.calls.delete(call);
       const i = this.awaitingId.indexOf(call);
@@ -268,11 +319,15 @@ export class McpConnection {
   private setState(state: McpConnectionState, error: string | null): void {
     this.current = state;
     this.error = error;
-    for (const l of this.listeners) {
+    this.emit(this.listeners, state, error);
+  }
+
+  private emit<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
+    for (const l of listeners) {
       try {
-        l(state, error);
+        l(...args);
       } catch (err) {
-        this.log.warn('mcp state listener threw', { error: describe(err) });
+        this.log.warn('mcp listener threw', { error: describe(err) });
       }
     }
   }
@@ -303,6 +358,14 @@ export class McpConnection {
       }
       return send(message, options);
     };
+    // Runs before the SDK's own handler (which calls it first), in the order messages come.
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return;
+      const parsed = ProgressNotificationSchema.safeParse(message);
+      if (!parsed.success) return;
+      const token = parsed.data.params.progressToken;
+      for (const call of this.calls) if (call.id === token) call.progress(parsed.data.params);
+    };
     transport.onclose = () => {
       if (this.current !== 'connected') return;
       const why = stdio?.fatal ?? 'the connection closed';
@@ -326,41 +389,6 @@ export class McpConnection {
     };
   }
 
-  private async listAllTools(
-    reqOpts: { signal: AbortSignal; timeout: number },
-    signal: AbortSignal,
-  ): Promise<McpToolDef[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const res = await Promise.race([
-        this.client.listTools(cursor ? { cursor } : undefined, reqOpts),
-        abortPromise(signal),
-      ]);
-      tools.push(...res.tools);
-      if (tools.length > MCP_LIMITS.toolsPerServer) {
-        throw new Error(
-          `it lists more than ${MCP_LIMITS.toolsPerServer} tools, the limit per server; use a server with fewer tools`,
-        );
-      }
-      cursor = res.nextCursor;
-      if (!cursor) break;
-    }
-    const bytes = Buffer.byteLength(JSON.stringify(tools));
-    if (bytes > MCP_LIMITS.catalogBytes) {
-      throw new Error(
-        `its tool catalog is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MCP_LIMITS.catalogBytes / 1024 / 1024} MiB limit`,
-      );
-    }
-    const { allowTools, denyTools } = this.server;
-    return tools.map((t) => ({
-      name: t.name,
-      description: t.description ?? null,
-      inputSchema: t.inputSchema as Record<string, unknown>,
-      allowed: toolAllowed(t.name, allowTools, denyTools),
-    }));
-  }
-
   private describeStartFailure(err: unknown, stdio: StdioTransport | null, deadline: AbortSignal): string {
     if (stdio?.fatal) {
       return stdio.exit && !/not MCP/.test(stdio.fatal)
@@ -378,13 +406,6 @@ function describe(err: unknown): string {
   // fetch's own message ("fetch failed") hides the reason in its cause.
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code || cause?.message ? `${err.message} (${cause.code ?? cause.message})` : err.message;
-}
-
-function abortPromise(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

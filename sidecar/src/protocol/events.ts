@@ -14,7 +14,7 @@ import {
   KernelStartedEvent,
   KernelStreamEvent,
 } from './kernel-events';
-import { McpConnectionState } from './mcp';
+import { McpConnectionState, McpLogLevel } from './mcp';
 import { LoadedTool } from './tool-runtime';
 
 /** The journal's events: one discriminated union on `type`; the WebSocket relays them as they are. */
@@ -69,6 +69,19 @@ export const ToolOutputEvent = z.object({
   tool_call_id: z.string(),
   stream: z.enum(['stdout', 'stderr']),
   text: z.string(),
+});
+/**
+ * How far a running call has got, as its tool reports it (an MCP server's progress notifications): a few a
+ * second at most per call, and the last one before it ends.
+ */
+export const ToolProgressEvent = z.object({
+  ...base,
+  type: z.literal('tool.progress'),
+  tool_call_id: z.string(),
+  progress: z.number(),
+  /** The amount `progress` counts towards, when the tool knows it. */
+  total: z.nullable(z.number()),
+  message: z.nullable(z.string()),
 });
 export const ToolFinishedEvent = z.object({
   ...base,
@@ -151,6 +164,20 @@ export const McpServerEvent = z.object({
   tools: z.number().check(z.int()),
 });
 
+/**
+ * A log message of an MCP server of the session (`notifications/message`). Bounded: a few a second per
+ * server and a number per connection, with a note of how many were left out; large data is cut to a string
+ * ending in a note.
+ */
+export const McpLogEvent = z.object({
+  ...base,
+  type: z.literal('mcp.log'),
+  server_id: z.string(),
+  level: McpLogLevel,
+  /** What the server sent: any JSON. */
+  data: z.unknown(),
+});
+
 /** A compaction began: before a request (threshold), after the agent's `Context` call, or at the user's word. */
 export const ContextCompactionStartedEvent = z.object({
   ...base,
@@ -216,6 +243,7 @@ export const CairnEvent = z.discriminatedUnion('type', [
   ToolStartedEvent,
   ToolRunningEvent,
   ToolOutputEvent,
+  ToolProgressEvent,
   ToolFinishedEvent,
   ToolLoadedEvent,
   QuestionRequiredEvent,
@@ -236,6 +264,7 @@ export const CairnEvent = z.discriminatedUnion('type', [
   KernelErrorEvent,
   KernelDiedEvent,
   McpServerEvent,
+  McpLogEvent,
   ContextCompactionStartedEvent,
   ContextCompactedEvent,
   ContextCompactionFailedEvent,

@@ -38,6 +38,10 @@ export const MCP_LIMITS = {
   resultBytes: 8 * 1024 * 1024,
   /** Anthropic's limit on a tool's name. */
   toolNameChars: 64,
+  /** A log message's data as JSON, beyond which it is cut (and marked) before it reaches the journal. */
+  logDataChars: 4 * 1024,
+  /** A progress notification's message, beyond which it is cut. */
+  progressMessageChars: 1_000,
 } as const;
 
 const ToolNameList = z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(1_000));
@@ -235,6 +239,19 @@ export const McpConnectionState = z.enum([
   'stopped',
 ]);
 export type McpConnectionState = z.infer<typeof McpConnectionState>;
+
+/** MCP's logging levels (RFC 5424's severities), least severe first. */
+export const McpLogLevel = z.enum([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]);
+export type McpLogLevel = z.infer<typeof McpLogLevel>;
 
 export const McpSessionTool = z.object({
   /** The name the agent calls it by (unique in the session, at most 64 characters). */

@@ -202,7 +202,7 @@ export class SessionCopyRepo {
            CASE
              WHEN e.type = 'message.completed' THEN json_replace(${data}, ${mapped('$.message.id', 'copy_messages')},
                ${mapped('$.message.turn_id', 'copy_turns')})
-             WHEN e.type IN ('tool.started', 'tool.running', 'tool.output', 'tool.finished', 'kernel.execution_started')
+             WHEN e.type IN ('tool.started', 'tool.running', 'tool.output', 'tool.progress', 'tool.finished', 'kernel.execution_started')
                THEN json_replace(${data}, ${mapped('$.tool_call_id', 'copy_calls')},
                  ${mapped('$.parent_tool_call_id', 'copy_calls')})
              WHEN e.type = 'question.required' THEN json_replace(${data}, ${mapped('$.question.id', 'copy_questions')},

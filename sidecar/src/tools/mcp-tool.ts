@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeOwnerOnlyFile } from '../config/owner-only-files';
 import type { McpCallResult, McpConnection, McpToolDef } from '../mcp/mcp-connection';
-import { defineTool, type Tool, ToolError } from './tool';
+import { defineTool, type Tool, ToolError, type ToolProgress } from './tool';
 
 /** The file beside a call's result where an MCP tool's images, audio and resources are kept. */
 export const MCP_RESULT_FILE = 'mcp_result.json';
@@ -42,7 +42,11 @@ export function mcpAgentTool(options: {
       const result = await connection.callTool(def.name, input, {
         signal: ctx.signal,
         ...(ctx.background ? { timeoutMs: null } : {}),
+        ...(ctx.onProgress ? { onProgress: (p: ToolProgress) => ctx.onProgress?.(p) } : {}),
       });
+      // A call that changed the server's tools (list_changed) answers once they are listed again, so
+      // the model's next request has them.
+      await connection.toolsSettled();
       const saved =
         result.attachments.length > 0
           ? saveAttachments(ctx.sessionResultsDir, ctx.toolCallId, serverName, def.name, result)

@@ -47,6 +47,11 @@ export interface ToolContext {
   onOutput(stream: 'stdout' | 'stderr', text: string): void;
   /** Adds text to the call's output pieces only (output the journal already has, such as a kernel's). */
   writePiece(text: string): void;
+  /**
+   * Reports how far the call has got (an MCP server's progress), for its card: journaled a few times a
+   * second at most, the last always. Absent where nothing shows it.
+   */
+  onProgress?(progress: ToolProgress): void;
   /** For tools whose processes may call tools (`scripts`): how they reach the runtime; null when they cannot. */
   scriptAccess: ScriptAccess | null;
   /**
@@ -64,6 +69,13 @@ export interface ToolContext {
   onProcessStarted?(pid: number): void;
   /** Asks the user a question and waits for the answer (AskUserQuestion). */
   ask(question: string, options: string[] | null): Promise<string>;
+}
+
+/** How far a running call has got: `total` when the tool knows what `progress` counts towards. */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
 }
 
 export interface ToolResult {

@@ -2,17 +2,22 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
 import type { McpSessionStatus } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
+import { applyMcpLog, type McpLogs } from '../../state/mcp-logs';
 import type { EventSource } from '../../state/session-controller';
+import { McpServerLogs } from './McpServerLogs';
 import '../../i18n/messages/mcp';
 
 /**
  * The session's MCP servers and their tools, with each connection's state. Read when the panel opens and
- * again when a turn starts or ends (that is when connections are made and when a reset takes effect).
+ * again when a turn starts or ends (that is when connections are made and when a reset takes effect) or a
+ * server's state or tool list changes (`mcp.server`). The log lines servers send (`mcp.log`) while it is
+ * open show under each server, the recent ones only.
  */
 export function McpSessionPanel(props: { client: CairnClient; source: EventSource; sessionId: string }) {
   const { client, source, sessionId } = props;
   const t = useT();
   const [status, setStatus] = useState<McpSessionStatus | null>(null);
+  const [logs, setLogs] = useState<McpLogs>({});
   const [hidden, setHidden] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [resetting, setResetting] = useState(false);
@@ -39,6 +44,7 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
     void load();
     const off = source.listen((event) => {
       if (event.type.startsWith('turn.') || event.type === 'mcp.server') void load();
+      else if (event.type === 'mcp.log') setLogs((current) => applyMcpLog(current, event));
     });
     return () => {
       alive.current = false;
@@ -102,6 +108,7 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
                 </span>
               </div>
               {server.error && <p className="error-text mcp-session-error">{server.error}</p>}
+              <McpServerLogs name={server.name} lines={logs[server.server_id] ?? []} />
               {server.tools.length > 0 && (
                 <ul className="mcp-session-tools" aria-label={t('mcp.session.tools', { name: server.name })}>
                   {server.tools.map((tool) => (

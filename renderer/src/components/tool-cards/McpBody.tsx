@@ -9,6 +9,7 @@ import { mcpNames } from './call-kind';
 import { McpAttachmentView } from './McpAttachmentView';
 import { withoutSavedNote } from './mcp-attachments';
 import { OutputText } from './OutputText';
+import { ProgressView } from './ToolProgressView';
 import { useMcpAttachments } from './use-mcp-attachments';
 import '../../i18n/messages/tool-bodies';
 
@@ -16,8 +17,8 @@ import '../../i18n/messages/tool-bodies';
 export const MAX_MARKDOWN_CHARS = 100_000;
 
 /**
- * An MCP tool's call: which server and tool, its arguments as a form, its text result as Markdown, and the
- * images it returned inline (other content named, each with its download).
+ * An MCP tool's call: its latest progress while it runs, which server and tool, its arguments as a form, its
+ * text result as Markdown, and the images it returned inline (other content named, each with its download).
  */
 export function McpBody({ card, result, retry, client }: CallBodyProps) {
   const { t, formatNumber } = useI18n();
@@ -72,6 +73,11 @@ export function McpBody({ card, result, retry, client }: CallBodyProps) {
       )}
     </CardSection>
   );
+  const progressSection = !finished && card.progress && (
+    <CardSection key="progress" label={t('tool.mcp.progress')}>
+      <ProgressView progress={card.progress} label={t('tool.mcp.progress')} />
+    </CardSection>
+  );
   const args = (
     <CardSection key="args" label={t('tool.arguments')}>
       <p className="tool-card-facts">
@@ -81,6 +87,9 @@ export function McpBody({ card, result, retry, client }: CallBodyProps) {
     </CardSection>
   );
   return (
-    <>{card.isError ? [resultSection, args, attachmentSection] : [args, resultSection, attachmentSection]}</>
+    <>
+      {progressSection}
+      {card.isError ? [resultSection, args, attachmentSection] : [args, resultSection, attachmentSection]}
+    </>
   );
 }

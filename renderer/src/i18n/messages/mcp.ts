@@ -137,6 +137,8 @@ export const mcpMessages = english({
   'mcp.session.tools': 'Tools of {name}',
   'mcp.session.original': 'the server calls it {name}',
   'mcp.session.unavailable': 'unavailable',
+  'mcp.session.logs': 'Recent log messages of {name}',
+  'mcp.session.logsCount': 'Log ({count})',
   'mcp.session.reset': 'Reset MCP servers',
   'mcp.session.resetHint':
     'Loads the current MCP configuration before the next message. A running turn is not touched; the history is kept.',

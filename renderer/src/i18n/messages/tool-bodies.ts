@@ -16,6 +16,7 @@ export const toolBodyMessages = english({
   'tool.shell.signal': 'Stopped by {signal}',
   'tool.shell.timedOut': 'Timed out',
   'tool.mcp.origin': 'MCP server {server}, tool {tool}',
+  'tool.mcp.progress': 'Progress',
   'tool.mcp.attachments': 'Images and files',
   'tool.mcp.loading': 'Loading the images and files…',
   'tool.mcp.loadError': 'Could not load the images and files: {message}',

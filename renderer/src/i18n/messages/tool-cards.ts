@@ -14,6 +14,8 @@ export const toolCardMessages = english({
   'part.reload': 'Reload',
 
   'tool.background': 'background',
+  'tool.progress.fraction': '{progress} of {total}',
+  'tool.progress.count': '{count} so far',
   'tool.backgroundRunning':
     'Runs in the background: the agent went on without waiting for it. Its newest output is under Background tasks in the side panel (Ctrl/Cmd+J).',
   'tool.backgroundEnded': 'Ran in the background, while the agent went on.',

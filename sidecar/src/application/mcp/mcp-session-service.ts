@@ -5,7 +5,7 @@ import type { Logger } from '../../log/logger';
 import { McpConnection } from '../../mcp/mcp-connection';
 import { resolveServer } from '../../mcp/resolve-server';
 import { agentToolNames } from '../../mcp/tool-names';
-import type { McpConnectionState, McpSessionServer, McpSessionStatus } from '../../protocol';
+import type { McpConnectionState, McpLogLevel, McpSessionServer, McpSessionStatus } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
 import type { McpServerRow } from '../../store/mcp-servers-repo';
 import type { Store } from '../../store/store';
@@ -15,6 +15,7 @@ import type { Tool } from '../../tools/tool';
 import type { ToolScope, ToolSource } from '../../tools/tool-source';
 import type { SessionResource } from '../sessions/session-resources';
 import { mcpSecretAccount } from './mcp-config-service';
+import { McpLogRelay } from './mcp-log-relay';
 
 export interface McpSessionServiceOptions {
   store: Store;
@@ -40,6 +41,8 @@ interface SessionServers {
   slots: ServerSlot[];
   /** Connecting, so two turns (or a turn and a reset) do not start the same servers twice. */
   busy: Promise<void> | null;
+  /** A server's tool list changed since the turn began: the turn's next request gets the new tools. */
+  toolsChanged: boolean;
 }
 
 /**
@@ -77,7 +80,14 @@ export class McpSessionService implements ToolSource, SessionResource {
           ' Fix it in Settings → MCP (or switch off "block the session"), then reset the session\'s MCP servers.',
       );
     }
+    session.toolsChanged = false;
     return this.tools(session);
+  }
+
+  /** After a server's `list_changed` during the turn: the session's MCP tools as they are now. */
+  currentTools({ sessionId }: ToolScope): Tool[] | null {
+    const session = this.sessions.get(sessionId);
+    return session?.toolsChanged ? this.tools(session) : null;
   }
 
   status(sessionId: string): McpSessionStatus {
@@ -176,6 +186,7 @@ export class McpSessionService implements ToolSource, SessionResource {
           stopWatching: null,
         })),
         busy: null,
+        toolsChanged: false,
       };
       this.sessions.set(sessionId, session);
     }
@@ -230,12 +241,25 @@ export class McpSessionService implements ToolSource, SessionResource {
       });
       slot.connection = connection;
       slot.state = connection.state;
-      slot.stopWatching = connection.onStateChange((state, error) => {
-        slot.state = state;
-        slot.error = error;
-        // A crash comes between turns as often as during one: it belongs to no turn.
-        if (state !== 'stopped') this.report(sessionId, null, slot);
-      });
+      const relay = new McpLogRelay((level, data) => this.journalLog(sessionId, slot, level, data));
+      const stops = [
+        connection.onStateChange((state, error) => {
+          slot.state = state;
+          slot.error = error;
+          // A crash comes between turns as often as during one: it belongs to no turn.
+          if (state !== 'stopped') this.report(sessionId, null, slot);
+        }),
+        connection.onLog((level, data) => relay.log(level, data)),
+        connection.onToolsChange(() => {
+          const session = this.sessions.get(sessionId);
+          if (session?.slots.includes(slot)) session.toolsChanged = true;
+          this.report(sessionId, null, slot);
+        }),
+      ];
+      slot.stopWatching = () => {
+        for (const stop of stops) stop();
+        relay.close();
+      };
     } catch (err) {
       slot.state = 'failed';
       slot.error = err instanceof Error ? err.message : String(err);
@@ -261,6 +285,18 @@ export class McpSessionService implements ToolSource, SessionResource {
     });
   }
 
+  /** A server's log message (already bounded by its relay) for the session's MCP panel. */
+  private journalLog(sessionId: string, slot: ServerSlot, level: McpLogLevel, data: unknown): void {
+    if (!this.options.store.sessions.get(sessionId)) return;
+    this.options.store.events.append(sessionId, {
+      type: 'mcp.log',
+      turn_id: null,
+      server_id: slot.row.id,
+      level,
+      data,
+    });
+  }
+
   private names(session: SessionServers): Map<string, Map<string, string>> {
     return agentToolNames(
       session.slots.map((s) => ({
@@ -273,8 +309,9 @@ export class McpSessionService implements ToolSource, SessionResource {
 
   private tools(session: SessionServers): Tool[] {
     const names = this.names(session);
+    // A server that crashed during the turn keeps its tools there (they say it is not connected).
     return session.slots.flatMap((slot) =>
-      slot.state !== 'connected' || !slot.connection
+      (slot.state !== 'connected' && slot.state !== 'crashed') || !slot.connection
         ? []
         : slot.connection.tools
             .filter((def) => def.allowed)

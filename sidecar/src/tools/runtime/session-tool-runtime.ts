@@ -45,6 +45,8 @@ export interface ScriptCall {
  */
 export class SessionToolRuntime implements LoadedToolRegistry {
   private base: Tool[] = [];
+  /** The running (or last) turn's scope: its sources are asked whether their tools changed since. */
+  private scope: ToolScope | null = null;
   private projectRoot: string | null = null;
   private turnId: string | null = null;
   private notices: string[] = [];
@@ -66,6 +68,7 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   /** A turn starts: its tools are gathered (kernels open, MCP servers start) and its notices collected. */
   async beginTurn(scope: ToolScope): Promise<void> {
     this.base = await this.deps.sources.toolsForTurn(scope);
+    this.scope = scope;
     this.projectRoot = scope.projectRoot;
     this.turnId = scope.turnId;
     this.notices = [];
@@ -78,12 +81,13 @@ export class SessionToolRuntime implements LoadedToolRegistry {
   }
 
   /**
-   * The tools now, the scripts' own included: a tool loaded during the turn is there from the next request
-   * on. A fork has only those it was given, and never Fork.
+   * The tools now, the scripts' own included: a tool loaded during the turn (or an MCP server's changed
+   * list) is there from the next request on. A fork has only those it was given, and never Fork.
    */
   tools(): Tool[] {
     const own = this.own.filter((t) => !t.needsProject || this.projectRoot !== null);
-    const all = [...this.base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
+    const base = (this.scope && this.deps.sources.currentTools?.(this.scope)) ?? this.base;
+    const all = [...base, ...own, ...[...this.loaded.values()].map((h) => h.tool)];
     if (!this.fork) return all;
     const named = this.fork.tools ? new Set(this.fork.tools) : null;
     // The scripts' own tools (Memory) come with the scripting tools named: a subset is of the model's tools.

@@ -289,6 +289,7 @@ export class ToolCallRunner {
         },
         onOutput: (stream, text) => output.write(stream, text),
         writePiece: (text) => output.writePiece(text),
+        onProgress: (progress) => output.progress(progress),
         ask: (question, options) =>
           questions.ask(
             {

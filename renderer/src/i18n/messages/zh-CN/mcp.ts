@@ -134,6 +134,8 @@ export const mcpMessages: Translation<typeof en> = {
   'mcp.session.tools': '{name} 的工具',
   'mcp.session.original': '服务器中的名称为 {name}',
   'mcp.session.unavailable': '不可用',
+  'mcp.session.logs': '{name} 最近的日志消息',
+  'mcp.session.logsCount': '日志（{count}）',
   'mcp.session.reset': '重置 MCP 服务器',
   'mcp.session.resetHint': '在下一条消息前加载当前的 MCP 配置。正在运行的轮次不受影响；历史记录保留。',
   'mcp.state.not_started': '未启动',

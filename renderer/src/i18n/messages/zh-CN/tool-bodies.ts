@@ -14,6 +14,7 @@ export const toolBodyMessages: Translation<typeof en> = {
   'tool.shell.signal': '被 {signal} 终止',
   'tool.shell.timedOut': '超时',
   'tool.mcp.origin': 'MCP 服务器 {server}，工具 {tool}',
+  'tool.mcp.progress': '进度',
   'tool.mcp.attachments': '图像和文件',
   'tool.mcp.loading': '正在加载图像和文件…',
   'tool.mcp.loadError': '无法加载图像和文件：{message}',

@@ -15,6 +15,8 @@ export const toolCardMessages: Translation<typeof en> = {
   'part.reload': '重新加载',
 
   'tool.background': '后台',
+  'tool.progress.fraction': '{progress} / {total}',
+  'tool.progress.count': '已完成 {count}',
   'tool.backgroundRunning':
     '在后台运行：智能体没有等待它，继续工作。最新的输出见侧边面板（Ctrl/Cmd+J）中的“后台任务”。',
   'tool.backgroundEnded': '曾在后台运行，智能体当时继续工作。',

@@ -1,0 +1,64 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_LIMITS } from '../protocol/mcp';
+import type { McpProgress } from './mcp-connection';
+
+/**
+ * A call that reports progress is alive: each notification restarts its timeout, up to this many times the
+ * tool timeout in all (the specification asks for a limit whatever the progress, against a server stuck in
+ * a loop that keeps reporting).
+ */
+export const PROGRESS_TIMEOUT_FACTOR = 10;
+
+const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * One call's timeout (null: none), restarted by its progress. `expire` gets the reason in words; `progress`
+ * takes the SDK's notification and hands on a checked one.
+ */
+export class CallDeadline {
+  /** The longest the call may run, progress or not (null: no limit). */
+  readonly maxMs: number | null;
+  private readonly started = Date.now();
+  private progressed = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly timeoutMs: number | null,
+    private readonly what: string,
+    private readonly expire: (why: string) => void,
+  ) {
+    this.maxMs = timeoutMs === null ? null : timeoutMs * PROGRESS_TIMEOUT_FACTOR;
+    this.arm();
+  }
+
+  /** A progress notification: the timeout starts again; null when it carries no usable number. */
+  progress(p: Progress): McpProgress | null {
+    this.progressed = true;
+    this.arm();
+    if (!Number.isFinite(p.progress)) return null;
+    return {
+      progress: p.progress,
+      total: typeof p.total === 'number' && Number.isFinite(p.total) ? p.total : null,
+      message: typeof p.message === 'string' ? p.message.slice(0, MCP_LIMITS.progressMessageChars) : null,
+    };
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private arm(): void {
+    const { timeoutMs, maxMs } = this;
+    if (timeoutMs === null || maxMs === null) return;
+    this.clear();
+    const left = Math.max(0, Math.min(timeoutMs, maxMs - (Date.now() - this.started)));
+    this.timer = setTimeout(() => {
+      this.expire(
+        this.progressed
+          ? `${this.what} did not finish within ${secs(Date.now() - this.started)} (its progress reports extend its ${secs(timeoutMs)} limit, up to ${PROGRESS_TIMEOUT_FACTOR} times); the call was cancelled`
+          : `${this.what} did not answer within ${secs(timeoutMs)}; the call was cancelled`,
+      );
+    }, left);
+  }
+}
