@@ -1,4 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { redact } from '../log/redact';
 import { MCP_LIMITS } from '../protocol/mcp';
 import type { McpProgress } from './mcp-connection';
 
@@ -39,7 +40,9 @@ export class CallDeadline {
     return {
       progress: p.progress,
       total: typeof p.total === 'number' && Number.isFinite(p.total) ? p.total : null,
-      message: typeof p.message === 'string' ? p.message.slice(0, MCP_LIMITS.progressMessageChars) : null,
+      // Redacted as log lines are: a server may echo a credential it was started with.
+      message:
+        typeof p.message === 'string' ? redact(p.message).slice(0, MCP_LIMITS.progressMessageChars) : null,
     };
   }
 

@@ -219,9 +219,12 @@ export class McpConnection {
     return () => this.toolListeners.delete(listener);
   }
 
-  /** Resolves once a re-listing under way has ended: a call that changed the tools answers after it. */
-  toolsSettled(): Promise<void> {
-    return this.relister.settled();
+  /**
+   * Resolves once the re-list under way or waiting has ended, so a call that changed the tools answers
+   * after it; bounded (RELIST_LIMITS.settleMs) and ended by `signal`.
+   */
+  toolsSettled(signal?: AbortSignal): Promise<void> {
+    return this.relister.settled(signal);
   }
 
   async callTool(

@@ -46,7 +46,7 @@ export function mcpAgentTool(options: {
       });
       // A call that changed the server's tools (list_changed) answers once they are listed again, so
       // the model's next request has them.
-      await connection.toolsSettled();
+      await connection.toolsSettled(ctx.signal);
       const saved =
         result.attachments.length > 0
           ? saveAttachments(ctx.sessionResultsDir, ctx.toolCallId, serverName, def.name, result)

@@ -31,6 +31,14 @@ describe('McpLogRelay: a server’s log messages on their way to the journal, bo
     relay.close();
   });
 
+  it('redacts credentials in what a server logs (it may echo a secret it was started with)', () => {
+    const token = 'abcdef0123456789abcdef';
+    const out = boundLogData({ request: { headers: { authorization: `Bearer ${token}` } }, note: 'ok' });
+    expect(JSON.stringify(out)).not.toContain(token);
+    expect(out).toEqual({ request: { headers: { authorization: '[REDACTED]' } }, note: 'ok' });
+    expect(boundLogData(`sent Authorization: Bearer ${token}`)).toBe('sent Authorization: Bearer [REDACTED]');
+  });
+
   it('cuts large data to marked text and leaves small data as it was', () => {
     expect(boundLogData({ a: [1, 'two'] })).toEqual({ a: [1, 'two'] });
     expect(boundLogData(undefined)).toBeUndefined();

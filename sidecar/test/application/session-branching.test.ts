@@ -246,6 +246,30 @@ describe('branching a session at a turn', () => {
     expect(copied.some((f) => f.endsWith('result.txt'))).toBe(true);
   });
 
+  it("gives a copied call's progress the copy's id", () => {
+    const callId = turns[0]!.toolCallId;
+    store.events.append(parent.id, {
+      type: 'tool.progress',
+      turn_id: turns[0]!.turn.id,
+      tool_call_id: callId,
+      progress: 1,
+      total: 2,
+      message: 'half way',
+    });
+    const branch = branching.branch(parent.id, turns[1]!.turn.id);
+    const callIds = new Set(
+      store.db.prepare('SELECT id FROM tool_calls WHERE session_id = ?').pluck().all(branch.id),
+    );
+    const progress = store.events.after(branch.id, 0).filter((e) => e.type === 'tool.progress') as {
+      tool_call_id: string;
+      message: string | null;
+    }[];
+    expect(progress).toHaveLength(1);
+    expect(progress[0]!.tool_call_id).not.toBe(callId);
+    expect(callIds.has(progress[0]!.tool_call_id)).toBe(true);
+    expect(progress[0]!.message).toBe('half way');
+  });
+
   it("copies the journal of those turns with the copies' ids", () => {
     const branch = branching.branch(parent.id, turns[1]!.turn.id);
     const events = store.events.after(branch.id, 0);

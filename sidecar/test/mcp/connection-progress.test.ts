@@ -35,15 +35,16 @@ describe('McpConnection: progress, log messages and list_changed (an SDK-built s
   });
 
   it('restarts the timeout at each progress notification, up to a limit in all', async () => {
-    const conn = await connect(fixture({ toolTimeoutMs: 200 }), {});
-    // 10 steps 40 ms apart: longer than the timeout, but never silent for as long.
-    expect((await conn.callTool('work', { steps: 10, every_ms: 40 }, {})).text).toBe('done');
-    // Reporting every 40 ms for longer than PROGRESS_TIMEOUT_FACTOR × 200 ms is too long all the same.
-    const steps = Math.ceil((PROGRESS_TIMEOUT_FACTOR * 200) / 40) + 20;
-    const err = await conn.callTool('work', { steps, every_ms: 40 }, {}).catch((e: unknown) => e);
+    const conn = await connect(fixture({ toolTimeoutMs: 300 }), {});
+    // 16 steps 25 ms apart: longer than the timeout, but never silent for nearly as long (a loaded machine
+    // would have to stall the server 12 times a step).
+    expect((await conn.callTool('work', { steps: 16, every_ms: 25 }, {})).text).toBe('done');
+    // Reporting every 25 ms for longer than PROGRESS_TIMEOUT_FACTOR × 300 ms is too long all the same.
+    const steps = Math.ceil((PROGRESS_TIMEOUT_FACTOR * 300) / 25) + 20;
+    const err = await conn.callTool('work', { steps, every_ms: 25 }, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpCallError);
     expect((err as Error).message).toMatch(
-      /did not finish within .* \(its progress reports extend its 0\.2 s limit, up to 10 times\); the call was cancelled/,
+      /did not finish within .* \(its progress reports extend its 0\.3 s limit, up to 10 times\); the call was cancelled/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { redact } from '../../log/redact';
 import { MCP_LIMITS, type McpLogLevel } from '../../protocol';
 
 /** How many of a server's log messages reach the journal: a flood must not swamp it or the panel. */
@@ -8,11 +9,21 @@ export const MCP_LOG_LIMITS = {
   perConnection: 1_000,
 };
 
-/** Any JSON as it may go on the journal: over MCP_LIMITS.logDataChars as JSON, the start as text, marked. */
+/**
+ * Any JSON as it may go on the journal: credentials redacted (a server started with a secret of the
+ * keychain may log it), and over MCP_LIMITS.logDataChars as JSON, the start as text, marked.
+ */
 export function boundLogData(data: unknown): unknown {
   const json = JSON.stringify(data) ?? 'null';
-  if (json.length <= MCP_LIMITS.logDataChars) return data;
-  return `${json.slice(0, MCP_LIMITS.logDataChars)}… [Cairn: cut; ${json.length} characters in all]`;
+  const safe = redact(json);
+  if (safe.length > MCP_LIMITS.logDataChars)
+    return `${safe.slice(0, MCP_LIMITS.logDataChars)}… [Cairn: cut; ${safe.length} characters in all]`;
+  if (safe === json) return data;
+  try {
+    return JSON.parse(safe);
+  } catch {
+    return safe;
+  }
 }
 
 /**
