@@ -22,7 +22,10 @@ export function logText(data: unknown): string {
   return text.length > MAX_LOG_TEXT ? `${text.slice(0, MAX_LOG_TEXT)}…` : text;
 }
 
-/** Adds an `mcp.log` event's line to its server's (oldest dropped past MAX_LOG_LINES); other events change nothing. */
+/**
+ * Adds an `mcp.log` event's line to its server's, in journal order (the history read when the panel opens
+ * may come after live lines), oldest dropped past MAX_LOG_LINES; other events change nothing.
+ */
 export function applyMcpLog(logs: McpLogs, event: CairnEvent): McpLogs {
   if (event.type !== 'mcp.log') return logs;
   const lines = logs[event.server_id] ?? [];
@@ -33,5 +36,6 @@ export function applyMcpLog(logs: McpLogs, event: CairnEvent): McpLogs {
     text: logText(event.data),
     time: event.time,
   };
-  return { ...logs, [event.server_id]: [...lines, line].slice(-MAX_LOG_LINES) };
+  const ordered = [...lines, line].sort((a, b) => a.seq - b.seq);
+  return { ...logs, [event.server_id]: ordered.slice(-MAX_LOG_LINES) };
 }

@@ -68,31 +68,45 @@ describe('the session’s MCP panel', () => {
     ],
   });
 
-  it('shows a server’s recent log lines as text, and its new tools after list_changed', async () => {
+  it('shows a server’s recent log lines as text (those logged before it opened first), and its new tools after list_changed', async () => {
     let current = status(['work']);
-    const client = new CairnClient(
-      { url: 'http://x', token: 't' },
-      async () => new Response(JSON.stringify(current)),
-    );
-    const source = liveSource(eventMaker('s1'));
+    const make = eventMaker('s1');
+    // Logged before the panel opened: in the journal, read with the events endpoint.
+    const before = make({
+      type: 'mcp.log',
+      turn_id: null,
+      server_id: 'srv1',
+      level: 'notice',
+      data: 'started',
+    });
+    const asked: string[] = [];
+    const client = new CairnClient({ url: 'http://x', token: 't' }, async (input) => {
+      const url = new URL(String(input));
+      asked.push(`${url.pathname}?${url.searchParams.get('type_prefix') ?? ''}`);
+      if (url.pathname.endsWith('/events'))
+        return new Response(JSON.stringify({ events: [before], has_more: false }));
+      return new Response(JSON.stringify(current));
+    });
+    const source = liveSource(make);
     render(
       <I18nProvider locale="en">
         <McpSessionPanel client={client} source={source} sessionId="s1" />
       </I18nProvider>,
     );
     expect(await screen.findByText('mcp__progress__work')).toBeTruthy();
-    expect(screen.queryByText(/^Log \(/)).toBeNull();
+    expect(await screen.findByText('Log (1)')).toBeTruthy();
 
     source.emit({ type: 'mcp.log', turn_id: null, server_id: 'srv1', level: 'info', data: { working: 3 } });
     source.emit({ type: 'mcp.log', turn_id: null, server_id: 'srv1', level: 'error', data: '<img src=x>' });
     source.emit({ type: 'mcp.log', turn_id: null, server_id: 'other', level: 'info', data: 'not this one' });
-    fireEvent.click(screen.getByText('Log (2)'));
+    fireEvent.click(await screen.findByText('Log (3)'));
+    expect(asked).toContain('/api/sessions/s1/events?mcp.log');
     const lines = screen.getByRole('list', { name: 'Recent log messages of progress' });
     expect(
       within(lines)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['info{"working":3}', 'error<img src=x>']);
+    ).toEqual(['noticestarted', 'info{"working":3}', 'error<img src=x>']);
     expect(lines.querySelector('img')).toBeNull();
 
     current = status(['work', 'fresh']);

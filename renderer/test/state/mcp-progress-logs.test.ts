@@ -61,6 +61,14 @@ describe('mcp.log lines for the session’s MCP panel', () => {
     expect(logs.a!.at(-1)!.text).toBe(`line ${MAX_LOG_LINES + 9}`);
   });
 
+  it('puts lines in journal order when the history read at opening comes after live ones', () => {
+    const older = log('a', 'from the history');
+    const live = log('a', 'live');
+    let logs: McpLogs = applyMcpLog({}, live);
+    logs = applyMcpLog(logs, older);
+    expect(logs.a!.map((l) => l.text)).toEqual(['from the history', 'live']);
+  });
+
   it('shows data as text: strings as they are, other JSON as JSON, long text cut', () => {
     expect(logText('plain <b>text</b>')).toBe('plain <b>text</b>');
     expect(logText(null)).toBe('null');

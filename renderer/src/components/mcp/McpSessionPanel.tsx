@@ -1,17 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, type CairnClient } from '../../../../sidecar/src/client';
-import type { McpSessionStatus } from '../../../../sidecar/src/protocol';
+import type { CairnEvent, McpSessionStatus } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { applyMcpLog, type McpLogs } from '../../state/mcp-logs';
 import type { EventSource } from '../../state/session-controller';
 import { McpServerLogs } from './McpServerLogs';
 import '../../i18n/messages/mcp';
 
+/** Pages of the journal's `mcp.log` events: each panel shows its servers' latest from them. */
+const LOG_PAGE = 1_000;
+
+async function readLogHistory(
+  client: CairnClient,
+  sessionId: string,
+  /** Takes a page; false stops the reading (the panel closed). */
+  add: (events: CairnEvent[]) => boolean,
+): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const page = await client.sessionEvents(sessionId, after, LOG_PAGE, 'mcp.log');
+    if (!add(page.events)) return;
+    if (!page.has_more || page.events.length === 0) return;
+    after = page.events.at(-1)!.seq;
+  }
+}
+
 /**
  * The session's MCP servers and their tools, with each connection's state. Read when the panel opens and
  * again when a turn starts or ends (that is when connections are made and when a reset takes effect) or a
- * server's state or tool list changes (`mcp.server`). The log lines servers send (`mcp.log`) while it is
- * open show under each server, the recent ones only.
+ * server's state or tool list changes (`mcp.server`). The log lines servers send (`mcp.log`) show under
+ * each server, the recent ones only: those already in the journal, read when it opens, then live ones.
  */
 export function McpSessionPanel(props: { client: CairnClient; source: EventSource; sessionId: string }) {
   const { client, source, sessionId } = props;
@@ -46,11 +64,19 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
       if (event.type.startsWith('turn.') || event.type === 'mcp.server') void load();
       else if (event.type === 'mcp.log') setLogs((current) => applyMcpLog(current, event));
     });
+    // Read after listening, so no line falls between; a line read twice is kept once (by its seq).
+    readLogHistory(client, sessionId, (events) => {
+      if (!alive.current) return false;
+      setLogs((current) => events.reduce(applyMcpLog, current));
+      return true;
+    }).catch(() => {
+      // The live lines still show; the history is a convenience.
+    });
     return () => {
       alive.current = false;
       off();
     };
-  }, [load, source]);
+  }, [load, source, client, sessionId]);
 
   const reset = async () => {
     setResetting(true);
