@@ -36,23 +36,38 @@ interface Entry {
   serverName: string;
   tool: string;
   name: string;
+  /** Named so earlier in the session: it keeps that name. */
+  kept: boolean;
 }
+
+/** Who a name was given to: one server's tool. */
+export const nameOwner = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
 
 /**
  * The names the agent calls MCP tools by: `mcp__<server>__<tool>` with characters the API refuses replaced by
  * `_`. A name that is too long, or that two tools would share (same server names, same tool names after
  * replacement), becomes a shortened form ending in a hash of the server id and the tool's name. The result
  * depends only on the set of servers and tools, not on their order, so it is stable across runs.
+ *
+ * `given` (agent name → nameOwner) holds the names handed out earlier in the session: a tool named before
+ * keeps its name, and no name ever goes to another tool, so a tool list that changes mid-session (a
+ * server's `list_changed`) cannot move a name the model has used to a different server's tool. The caller
+ * adds the result to it.
  */
-export function agentToolNames(servers: ServerToolNames[]): Map<string, Map<string, string>> {
+export function agentToolNames(
+  servers: ServerToolNames[],
+  given: ReadonlyMap<string, string> = new Map(),
+): Map<string, Map<string, string>> {
+  const earlier = new Map<string, string>();
+  for (const [name, owner] of given) earlier.set(owner, name);
   const entries: Entry[] = [];
   const seen = new Set<string>();
   for (const s of servers) {
     for (const tool of s.tools) {
-      const key = `${s.serverId}\u0000${tool}`;
+      const key = nameOwner(s.serverId, tool);
       if (seen.has(key)) continue;
       seen.add(key);
-      entries.push({ serverId: s.serverId, serverName: s.serverName, tool, name: '' });
+      entries.push({ serverId: s.serverId, serverName: s.serverName, tool, name: '', kept: false });
     }
   }
 
@@ -65,21 +80,34 @@ export function agentToolNames(servers: ServerToolNames[]): Map<string, Map<stri
       p.length <= MAX && plainCount.get(p) === 1
         ? p
         : hashedName(e.serverName, e.tool, hash([e.serverId, e.tool]));
+    const kept = earlier.get(nameOwner(e.serverId, e.tool));
+    if (kept !== undefined) {
+      e.name = kept;
+      e.kept = true;
+    }
   }
 
   // A hashed name can still meet another (a tool literally named like one, or a hash collision): settle those
   // in a fixed order, so the outcome does not depend on the order servers were given in.
+  // A name given earlier to another tool (one gone since) is not free either.
   for (let round = 1; round < 100; round++) {
+    const salt = (e: Entry) => {
+      e.name = hashedName(e.serverName, e.tool, hash([e.serverId, e.tool, String(round)]));
+    };
     const byName = new Map<string, Entry[]>();
     for (const e of entries) byName.set(e.name, [...(byName.get(e.name) ?? []), e]);
     const clashes = [...byName.values()].filter((group) => group.length > 1);
-    if (clashes.length === 0) break;
+    const taken = entries.filter((e) => !e.kept && given.has(e.name));
+    if (clashes.length === 0 && taken.length === 0) break;
+    for (const e of taken) salt(e);
     for (const group of clashes) {
-      group.sort((a, b) => (a.serverId === b.serverId ? cmp(a.tool, b.tool) : cmp(a.serverId, b.serverId)));
-      // The first keeps its name; the others take a salted hash.
-      for (const e of group.slice(1)) {
-        e.name = hashedName(e.serverName, e.tool, hash([e.serverId, e.tool, String(round)]));
-      }
+      group.sort(
+        (a, b) =>
+          Number(b.kept) - Number(a.kept) ||
+          (a.serverId === b.serverId ? cmp(a.tool, b.tool) : cmp(a.serverId, b.serverId)),
+      );
+      // The first (one named earlier, if any) keeps its name; the others take a salted hash.
+      for (const e of group.slice(1)) if (!e.kept) salt(e);
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_TOOL_NAME, agentToolNames, type ServerToolNames } from '../../src/mcp/tool-names';
+import { AGENT_TOOL_NAME, agentToolNames, nameOwner, type ServerToolNames } from '../../src/mcp/tool-names';
 
 function all(map: Map<string, Map<string, string>>): string[] {
   return [...map.values()].flatMap((m) => [...m.values()]);
@@ -100,6 +100,37 @@ describe('agentToolNames', () => {
     const map = agentToolNames([...base, { serverId: 'c', serverName: 'fs', tools: [tricky] }]);
     expectValidAndUnique(map);
     expect(map.get('c')?.get(tricky)).toBeTruthy();
+  });
+
+  it('never moves a name given earlier in the session to another tool, when tool lists change', () => {
+    const given = new Map<string, string>();
+    const give = (map: Map<string, Map<string, string>>) => {
+      for (const [server, tools] of map)
+        for (const [tool, name] of tools) given.set(name, nameOwner(server, tool));
+      return map;
+    };
+    // b's read is hashed (a has one too); then a hostile server z, first by id, adds a tool named exactly that.
+    const base: ServerToolNames[] = [
+      { serverId: 'b', serverName: 'fs', tools: ['read'] },
+      { serverId: 'c', serverName: 'fs', tools: ['read'] },
+    ];
+    const first = give(agentToolNames(base, given));
+    const hashed = first.get('c')!.get('read')!;
+    const tricky = hashed.slice('mcp__fs__'.length);
+    const changed = [...base, { serverId: 'a', serverName: 'fs', tools: [tricky] }];
+    // Without the session's names, the lower id wins the name the model has been calling c's read by.
+    expect(agentToolNames(changed).get('a')!.get(tricky)).toBe(hashed);
+    const next = give(agentToolNames(changed, given));
+    expectValidAndUnique(next);
+    expect(next.get('c')!.get('read')).toBe(hashed);
+    expect(next.get('b')!.get('read')).toBe(first.get('b')!.get('read'));
+    expect(next.get('a')!.get(tricky)).not.toBe(hashed);
+    // A name whose tool went away is not handed to a newcomer either.
+    const plain = give(agentToolNames([{ serverId: 'b', serverName: 'x', tools: ['go'] }], given));
+    expect(plain.get('b')!.get('go')).toBe('mcp__x__go');
+    const after = agentToolNames([{ serverId: 'd', serverName: 'x', tools: ['go'] }], given);
+    expect(after.get('d')!.get('go')).not.toBe('mcp__x__go');
+    expect(after.get('d')!.get('go')).toMatch(AGENT_TOOL_NAME);
   });
 
   it('handles many servers and tools without a clash', () => {

@@ -4,7 +4,7 @@ import { CairnError, notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import { McpConnection } from '../../mcp/mcp-connection';
 import { resolveServer } from '../../mcp/resolve-server';
-import { agentToolNames } from '../../mcp/tool-names';
+import { agentToolNames, nameOwner } from '../../mcp/tool-names';
 import type { McpConnectionState, McpLogLevel, McpSessionServer, McpSessionStatus } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
 import type { McpServerRow } from '../../store/mcp-servers-repo';
@@ -43,6 +43,8 @@ interface SessionServers {
   busy: Promise<void> | null;
   /** A server's tool list changed since the turn began: the turn's next request gets the new tools. */
   toolsChanged: boolean;
+  /** Every agent name handed out while these connections lived (name → its tool): never given to another. */
+  givenNames: Map<string, string>;
 }
 
 /**
@@ -187,6 +189,7 @@ export class McpSessionService implements ToolSource, SessionResource {
         })),
         busy: null,
         toolsChanged: false,
+        givenNames: new Map(),
       };
       this.sessions.set(sessionId, session);
     }
@@ -298,13 +301,17 @@ export class McpSessionService implements ToolSource, SessionResource {
   }
 
   private names(session: SessionServers): Map<string, Map<string, string>> {
-    return agentToolNames(
+    const names = agentToolNames(
       session.slots.map((s) => ({
         serverId: s.row.id,
         serverName: s.row.config.name,
         tools: (s.connection?.tools ?? []).filter((t) => t.allowed).map((t) => t.name),
       })),
+      session.givenNames,
     );
+    for (const [serverId, tools] of names)
+      for (const [tool, name] of tools) session.givenNames.set(name, nameOwner(serverId, tool));
+    return names;
   }
 
   private tools(session: SessionServers): Tool[] {
