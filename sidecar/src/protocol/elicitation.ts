@@ -102,7 +102,8 @@ export function elicitationDefaults(schema: Json): ElicitationContent {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+// RFC 3339 (what the specification's date-time is): seconds and an offset are part of it.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 function checkString(f: Extract<ElicitationField, { kind: 'string' }>, v: string, p: Json): string | null {
   const min = num(p.minLength);
@@ -120,7 +121,7 @@ function checkString(f: Extract<ElicitationField, { kind: 'string' }>, v: string
   if (f.format === 'date' && (!DATE.test(v) || Number.isNaN(Date.parse(v))))
     return 'must be a date (YYYY-MM-DD)';
   if (f.format === 'date-time' && (!DATE_TIME.test(v) || Number.isNaN(Date.parse(v))))
-    return 'must be a date and time (YYYY-MM-DDTHH:MM)';
+    return 'must be a date and time (YYYY-MM-DDTHH:MM:SSZ, or with an offset such as +08:00)';
   return null;
 }
 

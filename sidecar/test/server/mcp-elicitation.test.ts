@@ -103,27 +103,17 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
     const required = (await events(sessionId, 'question.required')).at(-1)!;
     expect(required.question).toEqual(question);
 
+    const given = { name: 'Ann', age: 41, size: 's', toppings: ['ol'], score: 0.5 };
     const res = await answer(question.id, {
       answer: 'accept',
-      content: {
-        name: 'Ann',
-        age: 41,
-        size: 's',
-        toppings: ['ol'],
-        score: 0.5,
-        meeting: '2026-01-02T10:30:00Z',
-      },
+      content: { ...given, meeting: '2026-01-02T10:30:00Z' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ status: 'answered', answer: 'accept' });
     expect(await serverGot(sessionId, turn.id)).toEqual({
       action: 'accept',
       content: {
-        name: 'Ann',
-        age: 41,
-        size: 's',
-        toppings: ['ol'],
-        score: 0.5,
+        ...given,
         meeting: '2026-01-02T10:30:00Z',
         // Omitted, filled from the form's defaults:
         email: 'ann@example.com',
