@@ -59,19 +59,20 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
       Question & { error?: { code: string; message: string; details?: { fields: Record<string, string> } } }
     >('POST', `/api/questions/${id}/answer`, body);
 
-  /** Starts a turn whose model calls fill_form of `server`; its session, turn and the question once asked. */
-  const asking = async (server: McpServer = forms) => {
+  /**
+   * Starts a turn whose model calls `name` of `server` (then answers "done" unless the turn will not get that
+   * far); its session, turn and the question once asked.
+   */
+  const asking = async (server: McpServer = forms, name = 'fill_form', followUp = true) => {
     const { sessionId } = await h.newSession();
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
     const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
     const tool = status.servers
       .find((s) => s.server_id === server.id)!
-      .tools.find((t) => t.name === 'fill_form')!.agent_name;
-    h.model.enqueue(
-      { content: [{ type: 'tool_use', name: tool, input: { message: 'Who are you?' } }] },
-      { content: [{ type: 'text', text: 'done' }] },
-    );
+      .tools.find((t) => t.name === name)!.agent_name;
+    h.model.enqueue({ content: [{ type: 'tool_use', name: tool, input: { message: 'Who are you?' } }] });
+    if (followUp) h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
     const turn = await h.startTurn(sessionId, 'ask me');
     let question: Question | undefined;
     await waitFor(async () => {
@@ -169,12 +170,23 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
   });
 
   it('closes the question when its turn is cancelled', async () => {
-    const { sessionId, turn, question } = await asking();
+    const { sessionId, turn, question } = await asking(forms, 'fill_form', false);
     expect((await h.api('POST', `/api/turns/${turn.id}/cancel`)).status).toBe(200);
     expect((await h.waitForTurnEnd(turn.id)).status).toBe('cancelled');
     expect(await pending(sessionId)).toEqual([]);
     expect((await events(sessionId, 'question.closed')).some((e) => e.question_id === question.id)).toBe(
       true,
     );
+  });
+
+  it('closes the question when the server’s connection goes', async () => {
+    const { sessionId, turn, question } = await asking(forms, 'ask_and_die');
+    expect(question.question).toBe('Still there?');
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    expect(await pending(sessionId)).toEqual([]);
+    const closed = (await events(sessionId, 'question.closed')).find((e) => e.question_id === question.id)!;
+    expect(closed.reason).toMatch(/MCP server "forms"/);
+    const call = (await events(sessionId, 'tool.finished')).at(-1)!;
+    expect(call.is_error).toBe(true);
   });
 });
