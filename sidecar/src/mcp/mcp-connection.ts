@@ -14,6 +14,7 @@ import type { Logger } from '../log/logger';
 import { silentLogger } from '../log/logger';
 import { MCP_LIMITS, type McpLogLevel } from '../protocol/mcp';
 import { CallDeadline } from './call-deadline';
+import { describe } from './describe-error';
 import { type Elicit, type ElicitingCall, handleElicitations } from './elicitation-handler';
 import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
@@ -411,14 +412,6 @@ export class McpConnection {
     if (deadline.aborted) return describe(deadline.reason);
     return describe(err);
   }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof McpError) return err.message.replace(/^MCP error -?\d+: /, '');
-  if (!(err instanceof Error)) return String(err);
-  // fetch's own message ("fetch failed") hides the reason in its cause.
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code || cause?.message ? `${err.message} (${cause.code ?? cause.message})` : err.message;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
