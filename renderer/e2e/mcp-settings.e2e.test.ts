@@ -274,4 +274,48 @@ describe('MCP servers: settings and a session', () => {
     await panel.getByRole('button', { name: 'Close' }).click();
     await section.getByRole('listitem', { name: 'perplexity' }).waitFor({ timeout: UI_WAIT });
   });
+  it("puts a server's form (elicitation) on the conversation and sends what is filled in", {
+    timeout: TEST_TIMEOUT,
+  }, async () => {
+    const form = path.join(REPO_ROOT, 'sidecar/test/mcp/fixtures/elicit-server.mjs');
+    const added = await api('POST', '/api/mcp/servers', {
+      name: 'forms',
+      transport: 'stdio',
+      command: `node ${form}`,
+    });
+    await api('PATCH', `/api/mcp/servers/${added.id as string}`, { enabled: true });
+    createSession(suite.ui, 'form session');
+    suite.ui.replies.enqueue(
+      { content: [{ type: 'tool_use', name: 'mcp__forms__fill_form', input: { message: 'Who are you?' } }] },
+      { content: [{ type: 'text', text: 'Thanks for the form.' }] },
+    );
+    const page = await openApp();
+    await page.getByRole('button', { name: 'form session' }).click();
+    const box = page.getByLabel('Message');
+    await box.fill('Ask me');
+    await box.press('Enter');
+
+    const card = page.locator('.question-card--elicitation');
+    await card.getByRole('button', { name: 'Accept' }).waitFor({ timeout: UI_WAIT });
+    expect(await card.getByRole('heading').textContent()).toBe('The MCP server forms asks');
+    expect(await card.getByLabel('email').getAttribute('type')).toBe('email');
+    expect(await card.getByLabel('email').inputValue()).toBe('ann@example.com');
+    expect(await card.getByLabel('meeting').getAttribute('type')).toBe('datetime-local');
+    // Accepted without the required name: the server's answer shows at the field.
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await card.getByText('Name: is required').waitFor({ timeout: UI_WAIT });
+    await card.getByLabel(/^Name/).fill('Ann');
+    await card.getByLabel('Size').selectOption({ label: 'Small' });
+    await card.getByLabel('Olives').check();
+    await screenshot(page, 'mcp-elicitation-form');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await card.getByText('Sent').waitFor({ timeout: UI_WAIT });
+    await expect
+      .poll(() => page.locator('article.turn').last().getAttribute('data-status'), { timeout: UI_WAIT })
+      .toBe('completed');
+    const result = JSON.stringify(suite.ui.model.requests.at(-1)?.body.messages.at(-1));
+    expect(result).toContain('\\"name\\":\\"Ann\\"');
+    expect(result).toContain('\\"size\\":\\"s\\"');
+    expect(result).toContain('\\"toppings\\":[\\"ol\\"]');
+  });
 });

@@ -60,6 +60,7 @@ describe('the renderer build', () => {
     'src/components/context/ContextPanel.tsx',
     'src/components/mcp/McpSessionPanel.tsx',
     'src/components/ApprovalChoices.tsx',
+    'src/components/ElicitationForm.tsx',
     'src/components/changes/FileChangeList.tsx',
     'lowlight/index.js',
     'highlight.js/es/languages/typescript.js',

@@ -14,7 +14,7 @@ import { useT } from '../i18n/i18n';
 import { ApprovalInput } from './ApprovalInput';
 import { ForkTasks } from './forks/fork-tasks';
 import { countInvisibleIn } from './invisible-chars';
-import { ApprovalChoices } from './lazy-parts';
+import { ApprovalChoices, ElicitationForm } from './lazy-parts';
 import { MarkedText } from './MarkedText';
 import { CardHeading } from './tool-cards/CardFrame';
 
@@ -25,6 +25,15 @@ type Phase =
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The per-field problems a refused elicitation answer carries (`details.fields`), if any. */
+function fieldsOf(error: unknown): Record<string, string> | null {
+  const fields = (error as { details?: { fields?: unknown } } | null)?.details?.fields;
+  if (!fields || typeof fields !== 'object') return null;
+  return Object.fromEntries(
+    Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
 /**
@@ -44,6 +53,8 @@ export function QuestionCard({
   const warningId = useId();
   const [phase, setPhase] = useState<Phase>({ state: 'idle' });
   const [error, setError] = useState<string | null>(null);
+  /** An elicitation's form refused by the server: its problem per field. */
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string> | null>(null);
   const [draft, setDraft] = useState('');
   const forkTasks = useContext(ForkTasks);
   const alive = useRef(true);
@@ -59,6 +70,7 @@ export function QuestionCard({
       if (phase.state !== 'idle' || question.status !== 'pending') return;
       setPhase({ state: 'sending', request });
       setError(null);
+      setFieldErrors(null);
       onAnswer(request).then(
         () => {
           if (alive.current) setPhase({ state: 'sent', request });
@@ -67,6 +79,7 @@ export function QuestionCard({
           if (!alive.current) return;
           setPhase({ state: 'idle' });
           setError(message(err));
+          setFieldErrors(fieldsOf(err));
         },
       );
     },
@@ -83,6 +96,7 @@ export function QuestionCard({
   );
 
   const approval = question.kind === 'approval';
+  const elicitation = question.kind === 'elicitation' ? question.elicitation : null;
   const answer =
     question.status === 'answered' ? question.answer : phase.state === 'sent' ? phase.request.answer : null;
   // Only this card knows a rule was saved with the answer (the question itself does not say).
@@ -91,7 +105,11 @@ export function QuestionCard({
   const classes = [
     'tool-card',
     'question-card',
-    approval ? 'question-card--approval' : 'question-card--question',
+    approval
+      ? 'question-card--approval'
+      : elicitation
+        ? 'question-card--elicitation'
+        : 'question-card--question',
   ];
   classes.push(`question-card--${question.status}`);
 
@@ -100,6 +118,8 @@ export function QuestionCard({
   else if (answer !== null) {
     if (approval && answer === 'allow') outcome = t('question.approval.allowed');
     else if (approval && answer === 'deny') outcome = t('question.approval.denied');
+    else if (elicitation && (answer === 'accept' || answer === 'decline' || answer === 'cancel'))
+      outcome = t(`question.elicitation.${answer}`);
     else outcome = t('question.answered', { answer });
   }
 
@@ -121,7 +141,9 @@ export function QuestionCard({
               ? toolName
                 ? t('question.approval.title', { tool: toolName })
                 : t('question.approval.titleNoTool')
-              : t('question.title')}
+              : elicitation
+                ? t('question.elicitation.title', { server: elicitation.server_name })
+                : t('question.title')}
           </h3>
         }
         status={
@@ -177,6 +199,15 @@ export function QuestionCard({
             {outcome}
             {remembered !== null && <> {t(`question.approval.remembered.${remembered}`)}</>}
           </p>
+        ) : elicitation ? (
+          <Suspense fallback={<div className="question-card-actions question-card-actions--loading" />}>
+            <ElicitationForm
+              schema={elicitation.requested_schema}
+              busy={busy}
+              errors={fieldErrors}
+              onSend={send}
+            />
+          </Suspense>
         ) : approval ? (
           // The answers load when an approval first waits; the empty row keeps the card's height meanwhile.
           <Suspense fallback={<div className="question-card-actions question-card-actions--loading" />}>

@@ -48,6 +48,10 @@ export const KernelPanel = withPartBoundary(
 export const ApprovalChoices = withPartBoundary(
   lazy(() => import('./ApprovalChoices').then((m) => ({ default: m.ApprovalChoices }))),
 );
+// An MCP server's form shows only while it waits (elicitation).
+export const ElicitationForm = withPartBoundary(
+  lazy(() => import('./ElicitationForm').then((m) => ({ default: m.ElicitationForm }))),
+);
 // A turn's changed files show when "N files changed" is unfolded (they are fetched then too).
 export const FileChangeList = withPartBoundary(
   lazy(() => import('./changes/FileChangeList').then((m) => ({ default: m.FileChangeList }))),

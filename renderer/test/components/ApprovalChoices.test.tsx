@@ -19,6 +19,7 @@ function approval(patch: Partial<Question> = {}): Question {
     turn_id: 't1',
     tool_call_id: 'tc1',
     fork_id: null,
+    elicitation: null,
     kind: 'approval',
     question: 'Bash wants to run a command.',
     options: null,

@@ -17,6 +17,7 @@ function makeQuestion(patch: Partial<Question> = {}): Question {
     turn_id: 't1',
     tool_call_id: null,
     fork_id: null,
+    elicitation: null,
     kind: 'question',
     question: 'Which port should the server use?',
     options: ['8080', '3000'],

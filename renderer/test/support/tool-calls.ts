@@ -32,6 +32,7 @@ export function approvalFor(call: ToolCall, patch: Partial<Question> = {}): Ques
     turn_id: call.turn_id,
     tool_call_id: call.id,
     fork_id: null,
+    elicitation: null,
     kind: 'approval',
     question: `Allow ${call.name} (from a script of call ${call.parent_tool_call_id})?`,
     options: ['allow', 'deny'],

@@ -297,8 +297,8 @@ export class AgentRuntime {
     return this.running.has(turnId);
   }
 
-  answerQuestion(questionId: string, answer: string): Question {
-    return this.broker.answer(questionId, answer);
+  answerQuestion(questionId: string, answer: string, content?: Record<string, unknown>): Question {
+    return this.broker.answer(questionId, answer, content);
   }
 
   /** Cancels the session's running turns (before the session or its project is deleted). */

@@ -198,7 +198,11 @@ function questionLines(question: Question, workspace: string | null): string[] {
     return [lines[0]!, `  why: ${revealHidden(question.permission.reason).text}`, ...lines.slice(1)];
   }
   const options = question.options ? ` [${question.options.join(' / ')}]` : '';
-  const shown = revealHidden(`${question.question}${options}`);
+  const shown = revealHidden(
+    question.elicitation
+      ? `MCP server "${question.elicitation.server_name}" asks: ${question.question}`
+      : `${question.question}${options}`,
+  );
   return [`? ${shown.text}`, ...(shown.hidden > 0 ? [`  ${hiddenWarning(shown.hidden)}`] : [])];
 }
 

@@ -1,6 +1,7 @@
 import type { CairnEvent, Question, TurnStatus } from '../protocol';
 import { EventPrinter } from './event-printer';
 import { askApprovalAtTerminal } from './terminal-approval';
+import { askElicitationAtTerminal } from './terminal-elicitation';
 import { askAtTerminal, askKernelInputAtTerminal } from './terminal-question';
 import type { TurnDriver } from './turn-driver';
 import { describeError } from './usage';
@@ -94,7 +95,9 @@ export class TurnRun {
     const asked =
       question.kind === 'approval'
         ? askApprovalAtTerminal(question, prompt.signal)
-        : askAtTerminal(question, prompt.signal).then((answer) => ({ answer }));
+        : question.kind === 'elicitation'
+          ? askElicitationAtTerminal(question, prompt.signal)
+          : askAtTerminal(question, prompt.signal).then((answer) => ({ answer }));
     asked
       .then(
         (answer) => this.driver.answer(question.id, answer),

@@ -22,6 +22,11 @@ export class CallDeadline {
   private readonly started = Date.now();
   private progressed = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Time spent waiting for the user (an elicitation) counts toward no limit. */
+  private pauses = 0;
+  private pausedAt = 0;
+  private pausedMs = 0;
+  private ended = false;
 
   constructor(
     private readonly timeoutMs: number | null,
@@ -46,20 +51,41 @@ export class CallDeadline {
     };
   }
 
+  /** The call ended: no timer any more. */
   clear(): void {
+    this.ended = true;
+    this.disarm();
+  }
+
+  /** The call waits for the user (an elicitation): the clock stops until `resume`. */
+  pause(): void {
+    if (this.pauses++ > 0) return;
+    this.pausedAt = Date.now();
+    this.disarm();
+  }
+
+  /** The user answered: the call has its whole timeout again (as after progress), its total limit as it was. */
+  resume(): void {
+    if (this.pauses === 0 || --this.pauses > 0) return;
+    this.pausedMs += Date.now() - this.pausedAt;
+    this.arm();
+  }
+
+  private disarm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
   private arm(): void {
     const { timeoutMs, maxMs } = this;
-    if (timeoutMs === null || maxMs === null) return;
-    this.clear();
-    const left = Math.max(0, Math.min(timeoutMs, maxMs - (Date.now() - this.started)));
+    if (timeoutMs === null || maxMs === null || this.ended || this.pauses > 0) return;
+    this.disarm();
+    const elapsed = () => Date.now() - this.started - this.pausedMs;
+    const left = Math.max(0, Math.min(timeoutMs, maxMs - elapsed()));
     this.timer = setTimeout(() => {
       this.expire(
         this.progressed
-          ? `${this.what} did not finish within ${secs(Date.now() - this.started)} (its progress reports extend its ${secs(timeoutMs)} limit, up to ${PROGRESS_TIMEOUT_FACTOR} times); the call was cancelled`
+          ? `${this.what} did not finish within ${secs(elapsed())} (its progress reports extend its ${secs(timeoutMs)} limit, up to ${PROGRESS_TIMEOUT_FACTOR} times); the call was cancelled`
           : `${this.what} did not answer within ${secs(timeoutMs)}; the call was cancelled`,
       );
     }, left);

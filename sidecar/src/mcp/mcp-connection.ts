@@ -14,6 +14,8 @@ import type { Logger } from '../log/logger';
 import { silentLogger } from '../log/logger';
 import { MCP_LIMITS, type McpLogLevel } from '../protocol/mcp';
 import { CallDeadline } from './call-deadline';
+import { describe } from './describe-error';
+import { type Elicit, type ElicitingCall, handleElicitations } from './elicitation-handler';
 import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
 import { checkMcpUrl } from './mcp-url';
@@ -62,7 +64,7 @@ export class McpCallError extends Error {
 
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-interface Call {
+interface Call extends ElicitingCall {
   tool: string;
   id: string | number | null;
   controller: AbortController;
@@ -145,10 +147,15 @@ export class McpConnection {
       transport = createHttpTransport(endpoint, server.headers, MCP_LIMITS.resultBytes, hooks);
     }
 
-    const client = new Client({ name: 'cairn', version: '1' }, { capabilities: {} });
+    // Form elicitation only: Cairn checks the answers against the form itself (the SDK does not).
+    const client = new Client(
+      { name: 'cairn', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
     conn = new McpConnection(server, client, transport, log);
     const c = conn;
     c.watchTransport(transport, stdio);
+    handleElicitations(client, server, () => c.calls, log);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       c.emit(c.logListeners, n.params.level, n.params.data);
     });
@@ -231,7 +238,13 @@ export class McpConnection {
     name: string,
     args: Record<string, unknown>,
     /** `timeoutMs` null: no limit of the server's own (a background call, stopped by its signal). */
-    opts: { signal?: AbortSignal; timeoutMs?: number | null; onProgress?: (p: McpProgress) => void } = {},
+    opts: {
+      signal?: AbortSignal;
+      timeoutMs?: number | null;
+      onProgress?: (p: McpProgress) => void;
+      /** Puts the server's forms to the user (elicitation); absent: they are answered "cancel". */
+      elicit?: Elicit;
+    } = {},
   ): Promise<McpCallResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) throw new McpCallError(`MCP server "${this.server.name}" has no tool named "${name}"`);
@@ -256,6 +269,8 @@ export class McpConnection {
       tool: name,
       id: null,
       controller,
+      deadline,
+      elicit: opts.elicit,
       progress: (p) => {
         const progress = deadline.progress(p);
         if (progress && opts.onProgress) this.emit(new Set([opts.onProgress]), progress);
@@ -270,14 +285,13 @@ export class McpConnection {
       // Our own timer cancels the call (the SDK then sends notifications/cancelled); the SDK's is a backstop.
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
         signal: call.controller.signal,
-        // The SDK's own timer is only a backstop (2^31-1 ms is the longest a timer may wait).
-        timeout: timeoutMs === null ? 2_147_483_647 : timeoutMs + 5_000,
+        // Ours is the only timer (2^31-1 ms is the longest a timer may wait): it stops while the user
+        // fills a form the server asked for, which the SDK's could not.
+        timeout: 2_147_483_647,
         // Asks the server for progress (a progressToken), which restarts both timers. The SDK hands it on
         // only in a later tick, after the call's answer when both come together: it is taken from the
         // transport instead (watchTransport), in order.
         onprogress: () => {},
-        resetTimeoutOnProgress: true,
-        ...(deadline.maxMs === null ? {} : { maxTotalTimeout: deadline.maxMs + 5_000 }),
       });
       return convertCallResult(result as Parameters<typeof convertCallResult>[0]);
     } catch (err) {
@@ -401,14 +415,6 @@ export class McpConnection {
     if (deadline.aborted) return describe(deadline.reason);
     return describe(err);
   }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof McpError) return err.message.replace(/^MCP error -?\d+: /, '');
-  if (!(err instanceof Error)) return String(err);
-  // fetch's own message ("fetch failed") hides the reason in its cause.
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code || cause?.message ? `${err.message} (${cause.code ?? cause.message})` : err.message;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

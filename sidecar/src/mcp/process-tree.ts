@@ -4,7 +4,9 @@ import { groupAlive, signalGroup, taskkillTree } from '../process/process-group'
 /** How long a server's process tree gets after SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+// Not unref'd: the close is awaited, and with the server's pipes gone an unref'd timer may be all that is left,
+// so Node would end a `cairn run` mid-close (exit 13, a top-level await never settled).
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Stops a server and everything it started. POSIX: SIGTERM to its process group (it was spawned detached, so

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ContextVersionInfo } from './context';
+import { ElicitationInfo } from './elicitation';
 import { ErrorInfo } from './errors';
 import { ApprovalInfo, ApprovalMode, SandboxNetwork, SandboxSetting } from './permissions';
 
@@ -173,7 +174,7 @@ export type ToolCall = z.infer<typeof ToolCall>;
 export const ToolCallWithResult = z.extend(ToolCall, { result: z.nullable(z.string()) });
 export type ToolCallWithResult = z.infer<typeof ToolCallWithResult>;
 
-export const QuestionKind = z.enum(['question', 'approval']);
+export const QuestionKind = z.enum(['question', 'approval', 'elicitation']);
 export const QuestionStatus = z.enum(['pending', 'answered', 'closed']);
 
 export const Question = z.object({
@@ -190,6 +191,8 @@ export const Question = z.object({
   permission: z._default(z.nullable(ApprovalInfo), null),
   /** The fork that asks, when a fork's call asks in its parent's session (the session and turn are the parent's). */
   fork_id: z._default(z.nullable(z.string()), null),
+  /** For elicitations: the MCP server asking and the form it asks for (`question` holds its message). */
+  elicitation: z._default(z.nullable(ElicitationInfo), null),
   status: QuestionStatus,
   answer: z.nullable(z.string()),
   created_at: z.string(),

@@ -1,4 +1,5 @@
 export * from './context';
+export * from './elicitation';
 export * from './entities';
 export * from './errors';
 export * from './events';

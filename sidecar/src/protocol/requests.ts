@@ -117,11 +117,13 @@ export const ListEventsQuery = z.object({
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
 /**
- * An answer; for an approval, `remember` also saves a rule (allow or deny, as answered) for the session, its
+ * An answer; an elicitation is answered "accept" (with `content`), "decline" or "cancel"; for an approval, `remember` also saves a rule (allow or deny, as answered) for the session, its
  * project or everywhere, with the card's suggested pattern or the user's edited `pattern` (null: any input).
  */
 export const AnswerQuestionRequest = z.object({
   answer: z.string().check(z.minLength(1, 'answer is required')),
+  /** For an elicitation answered "accept": the form's values by field name. */
+  content: z.optional(z.record(z.string(), z.unknown())),
   remember: z.optional(RememberScope),
   pattern: z.optional(
     z.nullable(

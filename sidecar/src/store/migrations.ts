@@ -336,6 +336,14 @@ ALTER TABLE turns ADD COLUMN files_foreign TEXT;
 ALTER TABLE turns ADD COLUMN files_not_restored TEXT;
 `,
   },
+  {
+    version: 16,
+    description:
+      "MCP servers' form requests (elicitations) as questions: the server and the form it asks for",
+    sql: `
+ALTER TABLE questions ADD COLUMN elicitation TEXT;
+`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -2,10 +2,11 @@ import type { Question } from '../protocol';
 import type { Db } from './database';
 import { newId, now } from './ids';
 
-interface QuestionRow extends Omit<Question, 'options' | 'tool' | 'permission'> {
+interface QuestionRow extends Omit<Question, 'options' | 'tool' | 'permission' | 'elicitation'> {
   options: string | null;
   tool: string | null;
   permission: string | null;
+  elicitation: string | null;
 }
 
 const toQuestion = (row: QuestionRow): Question => ({
@@ -13,6 +14,7 @@ const toQuestion = (row: QuestionRow): Question => ({
   options: row.options ? (JSON.parse(row.options) as string[]) : null,
   tool: row.tool ? (JSON.parse(row.tool) as Question['tool']) : null,
   permission: row.permission ? (JSON.parse(row.permission) as Question['permission']) : null,
+  elicitation: row.elicitation ? (JSON.parse(row.elicitation) as Question['elicitation']) : null,
 });
 
 export class QuestionsRepo {
@@ -29,12 +31,14 @@ export class QuestionsRepo {
     permission?: Question['permission'] | undefined;
     /** A fork's call asking in its parent's session. */
     forkId?: string | null | undefined;
+    /** An MCP server's form request. */
+    elicitation?: Question['elicitation'] | undefined;
   }): Question {
     const id = newId('q');
     this.db
       .prepare(
-        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission, fork_id, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission, fork_id, elicitation, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
@@ -47,6 +51,7 @@ export class QuestionsRepo {
         input.tool ? JSON.stringify(input.tool) : null,
         input.permission ? JSON.stringify(input.permission) : null,
         input.forkId ?? null,
+        input.elicitation ? JSON.stringify(input.elicitation) : null,
         now(),
       );
     return this.get(id)!;

@@ -171,10 +171,10 @@ export class SessionCopyRepo {
     );
     db.prepare(
       `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, status, answer,
-         created_at, answered_at, permission, fork_id)
+         created_at, answered_at, permission, fork_id, elicitation)
        SELECT qm.new, ?, tm.new, cm.new, kind, question, options, tool,
          CASE WHEN status = 'pending' THEN 'closed' ELSE status END, answer, created_at, answered_at,
-         permission, fork_id
+         permission, fork_id, elicitation
        FROM questions q JOIN temp.copy_questions qm ON qm.old = q.id JOIN temp.copy_turns tm ON tm.old = q.turn_id
        LEFT JOIN temp.copy_calls cm ON cm.old = q.tool_call_id ORDER BY q.rowid`,
     ).run(branchId);

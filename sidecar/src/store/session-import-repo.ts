@@ -91,7 +91,8 @@ export class SessionImportRepo {
     this.db
       .prepare(
         `INSERT INTO questions (id, session_id, turn_id, tool_call_id, kind, question, options, tool, permission,
-           fork_id, status, answer, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           fork_id, elicitation, status, answer, created_at, answered_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         question.id,
@@ -104,6 +105,7 @@ export class SessionImportRepo {
         json(question.tool),
         json(question.permission),
         question.fork_id,
+        json(question.elicitation),
         question.status,
         question.answer,
         question.created_at,

@@ -43,6 +43,7 @@ export function mcpAgentTool(options: {
         signal: ctx.signal,
         ...(ctx.background ? { timeoutMs: null } : {}),
         ...(ctx.onProgress ? { onProgress: (p: ToolProgress) => ctx.onProgress?.(p) } : {}),
+        ...(ctx.elicit ? { elicit: ctx.elicit.bind(ctx) } : {}),
       });
       // A call that changed the server's tools (list_changed) answers once they are listed again, so
       // the model's next request has them.

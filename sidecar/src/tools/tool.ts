@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SandboxSpec } from '../process/sandbox';
-import type { ToolMethodInfo } from '../protocol';
+import type { ElicitationAction, ElicitationContent, ElicitationInfo, ToolMethodInfo } from '../protocol';
 
 /**
  * How a child process a tool starts reaches Cairn's tool runtime: the endpoint and this call's token
@@ -69,6 +69,15 @@ export interface ToolContext {
   onProcessStarted?(pid: number): void;
   /** Asks the user a question and waits for the answer (AskUserQuestion). */
   ask(question: string, options: string[] | null): Promise<string>;
+  /**
+   * Asks the user to fill an MCP server's form (elicitation) and waits; `signal` ends the wait (the
+   * question is then closed). Absent where no one can answer.
+   */
+  elicit?(
+    message: string,
+    elicitation: ElicitationInfo,
+    signal: AbortSignal,
+  ): Promise<{ action: ElicitationAction; content: ElicitationContent | null }>;
 }
 
 /** How far a running call has got: `total` when the tool knows what `progress` counts towards. */

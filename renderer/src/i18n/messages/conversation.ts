@@ -50,6 +50,10 @@ export const conversationMessages = english({
   'tool.fullError': 'Could not load the full result: {message}',
 
   'question.title': 'The agent asks',
+  'question.elicitation.title': 'The MCP server {server} asks',
+  'question.elicitation.accept': 'Sent',
+  'question.elicitation.decline': 'Declined',
+  'question.elicitation.cancel': 'Cancelled',
   'question.waiting': 'Waiting for you',
   'question.approval.title': 'Allow {tool}?',
   'question.approval.titleNoTool': 'Allow this action?',

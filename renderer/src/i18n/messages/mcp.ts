@@ -150,4 +150,10 @@ export const mcpMessages = english({
   'mcp.state.stopped': 'stopped',
   'mcp.download': 'Download result files',
   'mcp.downloadError': 'Could not download the result files: {message}',
+  'mcp.elicit.accept': 'Accept',
+  'mcp.elicit.decline': 'Decline',
+  'mcp.elicit.cancel': 'Cancel',
+  'mcp.elicit.required': 'required',
+  'mcp.elicit.choose': 'Choose…',
+  'mcp.elicit.fieldError': '{field}: {message}',
 });

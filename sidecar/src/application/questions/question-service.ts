@@ -23,10 +23,11 @@ export class QuestionService {
   answer(questionId: string, request: AnswerQuestionRequest): Question {
     if (request.remember === undefined) {
       if (request.pattern !== undefined) throw badRequest('pattern is given with remember, to save a rule.');
-      return this.deps.runtime.answerQuestion(questionId, request.answer);
+      return this.deps.runtime.answerQuestion(questionId, request.answer, request.content);
     }
     const question = this.deps.store.questions.get(questionId);
     if (!question) throw notFound('Question', questionId);
+    if (request.content !== undefined) throw badRequest("content is for an elicitation's answer.");
     if (question.kind !== 'approval' || !question.tool)
       throw badRequest('remember is for approvals: a question has no rule to save.');
     if (request.answer !== 'allow' && request.answer !== 'deny')

@@ -52,7 +52,13 @@ export function renderMarkdown({ session, turns, results, kernelEvents }: Markdo
     }
     for (const cell of cells.get(turn.id) ?? []) out.push(...renderCell(cell));
     for (const q of turn.questions) {
-      out.push(`### ${q.kind === 'approval' ? 'Approval' : 'Question'}`, '', quote(q.question), '');
+      const heading =
+        q.kind === 'approval'
+          ? 'Approval'
+          : q.elicitation
+            ? `Form of MCP server ${q.elicitation.server_name}`
+            : 'Question';
+      out.push(`### ${heading}`, '', quote(q.question), '');
       out.push(`Answer: ${q.answer === null ? `(${q.status})` : closeFences(q.answer)}`, '');
     }
     if (turn.answer) out.push('### Final answer', '', closeFences(turn.answer), '');

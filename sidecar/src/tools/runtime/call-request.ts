@@ -1,5 +1,12 @@
 import type { SandboxSpec } from '../../process/sandbox';
-import type { ApprovalInfo, ApprovalMode, ToolCallStatus } from '../../protocol';
+import type {
+  ApprovalInfo,
+  ApprovalMode,
+  ElicitationAction,
+  ElicitationContent,
+  ElicitationInfo,
+  ToolCallStatus,
+} from '../../protocol';
 import type { Tool } from '../tool';
 
 /** A question for the user, as the agent's question broker takes it. */
@@ -7,12 +14,14 @@ export interface UserQuestion {
   sessionId: string;
   turnId: string;
   toolCallId: string;
-  kind: 'approval' | 'question';
+  kind: 'approval' | 'question' | 'elicitation';
   question: string;
   options: string[] | null;
   tool: { name: string; input: unknown } | null;
   /** For approvals: why it asks and the rule "always allow" would propose. */
   permission?: ApprovalInfo | null;
+  /** For elicitations: the MCP server and its form. */
+  elicitation?: ElicitationInfo | null;
 }
 
 /**
@@ -21,6 +30,12 @@ export interface UserQuestion {
  */
 export interface UserQuestions {
   ask(question: UserQuestion, signal: AbortSignal, options?: { detached?: boolean }): Promise<string>;
+  /** An MCP server's form request: the user's action and, when accepted, the checked values. */
+  elicit?(
+    question: UserQuestion,
+    signal: AbortSignal,
+    options?: { detached?: boolean },
+  ): Promise<{ action: ElicitationAction; content: ElicitationContent | null }>;
 }
 
 /** One tool call to run: the model's (from a tool_use block) or a script's (through the endpoint). */

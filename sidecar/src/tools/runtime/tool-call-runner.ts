@@ -304,6 +304,23 @@ export class ToolCallRunner {
             signal,
             { detached },
           ),
+        elicit: (message, elicitation, waitSignal) => {
+          if (!questions.elicit) return Promise.resolve({ action: 'cancel' as const, content: null });
+          return questions.elicit(
+            {
+              sessionId: request.sessionId,
+              turnId: request.turnId,
+              toolCallId: callId,
+              kind: 'elicitation',
+              question: message,
+              options: null,
+              tool: null,
+              elicitation,
+            },
+            AbortSignal.any([signal, waitSignal]),
+            { detached },
+          );
+        },
       };
       const result = await tool.execute(parsed.data, ctx);
       const ended: Ended = {

@@ -51,6 +51,10 @@ export const conversationMessages: Translation<typeof en> = {
   'tool.fullError': '无法加载完整结果：{message}',
 
   'question.title': '智能体提问',
+  'question.elicitation.title': 'MCP 服务器 {server} 请求填写',
+  'question.elicitation.accept': '已提交',
+  'question.elicitation.decline': '已拒绝',
+  'question.elicitation.cancel': '已取消',
   'question.waiting': '等待你的回复',
   'question.approval.title': '允许运行 {tool} 吗？',
   'question.approval.titleNoTool': '允许这个操作吗？',

@@ -146,4 +146,10 @@ export const mcpMessages: Translation<typeof en> = {
   'mcp.state.stopped': '已停止',
   'mcp.download': '下载结果文件',
   'mcp.downloadError': '无法下载结果文件：{message}',
+  'mcp.elicit.accept': '接受',
+  'mcp.elicit.decline': '拒绝',
+  'mcp.elicit.cancel': '取消',
+  'mcp.elicit.required': '必填',
+  'mcp.elicit.choose': '请选择…',
+  'mcp.elicit.fieldError': '{field}：{message}',
 };

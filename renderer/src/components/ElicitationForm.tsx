@@ -1,0 +1,215 @@
+import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
+import {
+  type ElicitationField,
+  type ElicitationValue,
+  elicitationFields,
+} from '../../../sidecar/src/protocol/elicitation';
+import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol/requests';
+import { useT } from '../i18n/i18n';
+import '../i18n/messages/mcp';
+
+/** What an input holds: text for text-like inputs, a flag for a checkbox, the chosen values for a multi-select. */
+type Draft = Record<string, string | boolean | string[]>;
+
+const INPUT_TYPE = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An RFC 3339 time as a datetime-local input shows it (local time, minutes). */
+function toLocalInput(value: string): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function initialDraft(fields: ElicitationField[]): Draft {
+  const draft: Draft = {};
+  for (const f of fields) {
+    if (f.kind === 'boolean') draft[f.name] = f.default ?? false;
+    else if (f.kind === 'multiselect') draft[f.name] = f.default ?? [];
+    else if (f.kind === 'string' && f.format === 'date-time')
+      draft[f.name] = f.default ? toLocalInput(f.default) : '';
+    else draft[f.name] = f.default === null ? '' : String(f.default);
+  }
+  return draft;
+}
+
+/** The form's values as sent: an empty input is left out (the server's default, or "required", applies). */
+function content(fields: ElicitationField[], draft: Draft): Record<string, ElicitationValue> {
+  const out: Record<string, ElicitationValue> = {};
+  for (const f of fields) {
+    const v = draft[f.name];
+    if (f.kind === 'boolean' || f.kind === 'multiselect') {
+      out[f.name] = v as boolean | string[];
+      continue;
+    }
+    if (typeof v !== 'string' || v.trim() === '') continue;
+    if (f.kind === 'number' || f.kind === 'integer') {
+      // Not a number: sent as typed, so the answer names the field.
+      out[f.name] = Number.isFinite(Number(v)) ? Number(v) : v;
+    } else if (f.kind === 'string' && f.format === 'date-time') {
+      const d = new Date(v);
+      out[f.name] = Number.isNaN(d.getTime()) ? v : d.toISOString();
+    } else out[f.name] = v;
+  }
+  return out;
+}
+
+/**
+ * The form an MCP server asks the user to fill (elicitation), built from its schema and prefilled with its
+ * defaults: Accept sends the values, Decline and Cancel send none. `errors` are the server's, per field.
+ */
+export function ElicitationForm(props: {
+  schema: Record<string, unknown>;
+  busy: boolean;
+  errors: Record<string, string> | null;
+  onSend(request: AnswerQuestionRequest): void;
+}) {
+  const t = useT();
+  const id = useId();
+  const fields = useMemo(() => elicitationFields(props.schema), [props.schema]);
+  const [draft, setDraft] = useState<Draft>(() => initialDraft(fields));
+  const set = (name: string, value: string | boolean | string[]) =>
+    setDraft((d) => ({ ...d, [name]: value }));
+  const { busy, errors, onSend } = props;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSend({ answer: 'accept', content: content(fields, draft) });
+  };
+
+  return (
+    <form className="elicitation-form" onSubmit={submit} noValidate>
+      {fields.map((f) => {
+        const inputId = `${id}-${f.name}`;
+        const error = errors?.[f.name] ?? null;
+        const hintId = f.description ? `${inputId}-hint` : undefined;
+        const errorId = error ? `${inputId}-error` : undefined;
+        const described = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+        const value = draft[f.name];
+        const label = (
+          <>
+            {f.label}
+            {f.required && <span className="elicitation-required"> ({t('mcp.elicit.required')})</span>}
+          </>
+        );
+        let control: ReactNode;
+        if (f.kind === 'boolean') {
+          control = (
+            <label className="elicitation-check">
+              <input
+                id={inputId}
+                type="checkbox"
+                checked={value === true}
+                disabled={busy}
+                aria-describedby={described}
+                onChange={(e) => set(f.name, e.currentTarget.checked)}
+              />{' '}
+              {label}
+            </label>
+          );
+        } else if (f.kind === 'multiselect') {
+          const chosen = (value as string[]) ?? [];
+          control = (
+            <fieldset className="elicitation-choices" aria-describedby={described}>
+              <legend>{label}</legend>
+              {f.options.map((o) => (
+                <label key={o.value} className="elicitation-check">
+                  <input
+                    type="checkbox"
+                    value={o.value}
+                    checked={chosen.includes(o.value)}
+                    disabled={busy}
+                    onChange={(e) =>
+                      set(
+                        f.name,
+                        e.currentTarget.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value),
+                      )
+                    }
+                  />{' '}
+                  {o.label}
+                </label>
+              ))}
+            </fieldset>
+          );
+        } else {
+          const input =
+            f.kind === 'select' ? (
+              <select
+                id={inputId}
+                className="question-card-input"
+                value={value as string}
+                disabled={busy}
+                aria-describedby={described}
+                aria-invalid={error !== null}
+                onChange={(e) => set(f.name, e.currentTarget.value)}
+              >
+                <option value="">{t('mcp.elicit.choose')}</option>
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={inputId}
+                className="question-card-input"
+                type={f.kind === 'string' ? (f.format ? INPUT_TYPE[f.format] : 'text') : 'number'}
+                step={f.kind === 'integer' ? 1 : f.kind === 'number' ? 'any' : undefined}
+                min={f.kind === 'number' || f.kind === 'integer' ? (f.min ?? undefined) : undefined}
+                max={f.kind === 'number' || f.kind === 'integer' ? (f.max ?? undefined) : undefined}
+                value={value as string}
+                disabled={busy}
+                aria-describedby={described}
+                aria-invalid={error !== null}
+                onChange={(e) => set(f.name, e.currentTarget.value)}
+              />
+            );
+          control = (
+            <>
+              <label htmlFor={inputId}>{label}</label>
+              {input}
+            </>
+          );
+        }
+        return (
+          <div key={f.name} className="elicitation-field">
+            {control}
+            {f.description && (
+              <p id={hintId} className="elicitation-hint">
+                {f.description}
+              </p>
+            )}
+            {error && (
+              <p id={errorId} className="question-card-error">
+                {t('mcp.elicit.fieldError', { field: f.label, message: error })}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      <div className="question-card-actions">
+        <button type="submit" className="conv-button conv-button--primary" disabled={busy}>
+          {t('mcp.elicit.accept')}
+        </button>
+        <button
+          type="button"
+          className="conv-button"
+          disabled={busy}
+          onClick={() => onSend({ answer: 'decline' })}
+        >
+          {t('mcp.elicit.decline')}
+        </button>
+        <button
+          type="button"
+          className="conv-button"
+          disabled={busy}
+          onClick={() => onSend({ answer: 'cancel' })}
+        >
+          {t('mcp.elicit.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  ErrorCode,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log/logger';
+import type { ElicitationAction, ElicitationContent, ElicitationInfo } from '../protocol';
+import type { CallDeadline } from './call-deadline';
+
+/** Bounds on what a server may put in front of the user: its form is untrusted. */
+export const ELICITATION_LIMITS = { messageChars: 4_000, schemaBytes: 32 * 1024, fields: 50 } as const;
+
+/** Asks the user to fill the form; `signal` ends the wait (the question is then closed). */
+export type Elicit = (
+  message: string,
+  elicitation: ElicitationInfo,
+  signal: AbortSignal,
+) => Promise<{ action: ElicitationAction; content: ElicitationContent | null }>;
+
+/** A running tool call that can put a form to its user. */
+export interface ElicitingCall {
+  controller: AbortController;
+  deadline: CallDeadline;
+  elicit?: Elicit | undefined;
+}
+
+const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * Answers the server's `elicitation/create` (form mode; the SDK refuses URL mode, which Cairn does not
+ * declare): the form becomes a question of the call it came during. The wire does not say which call a
+ * request belongs to over stdio, so it goes to the oldest running call of this connection that can ask.
+ * Unanswered within the server's tool timeout, or its call cancelled, it is answered "cancel"; the call's
+ * own clock stops while the user is asked.
+ */
+export function handleElicitations(
+  client: Client,
+  server: { id: string; name: string; toolTimeoutMs: number },
+  calls: () => Iterable<ElicitingCall>,
+  log: Logger,
+): void {
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const params = request.params;
+    if (params.mode === 'url' || !('requestedSchema' in params)) {
+      throw new McpError(ErrorCode.InvalidParams, 'Cairn accepts form elicitations only');
+    }
+    const schema = params.requestedSchema as Record<string, unknown>;
+    const fields = Object.keys((schema.properties as object | undefined) ?? {}).length;
+    if (
+      JSON.stringify(schema).length > ELICITATION_LIMITS.schemaBytes ||
+      fields > ELICITATION_LIMITS.fields
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `the form is too large (at most ${ELICITATION_LIMITS.fields} fields and ${ELICITATION_LIMITS.schemaBytes / 1024} KiB of schema)`,
+      );
+    }
+    const call = [...calls()].find((c) => c.elicit && !c.controller.signal.aborted);
+    if (!call?.elicit) {
+      log.warn('mcp elicitation outside a tool call cancelled');
+      return { action: 'cancel' };
+    }
+    const message = params.message.slice(0, ELICITATION_LIMITS.messageChars);
+    const timer = new AbortController();
+    const timeout = setTimeout(
+      () =>
+        timer.abort(
+          new Error(
+            `No answer within ${secs(server.toolTimeoutMs)} (the server's tool timeout): the form of MCP server "${server.name}" was cancelled.`,
+          ),
+        ),
+      server.toolTimeoutMs,
+    );
+    call.deadline.pause();
+    try {
+      const answer = await call.elicit(
+        message,
+        { server_id: server.id, server_name: server.name, requested_schema: schema },
+        AbortSignal.any([call.controller.signal, extra.signal, timer.signal]),
+      );
+      return answer.action === 'accept'
+        ? { action: 'accept', content: answer.content ?? {} }
+        : { action: answer.action };
+    } catch (err) {
+      // The wait ended unanswered (timeout, the call or its turn cancelled, the connection gone).
+      log.debug('mcp elicitation cancelled', { error: err instanceof Error ? err.message : String(err) });
+      return { action: 'cancel' };
+    } finally {
+      clearTimeout(timeout);
+      call.deadline.resume();
+    }
+  });
+}
