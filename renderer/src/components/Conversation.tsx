@@ -14,7 +14,7 @@ import type { CairnClient, EventStream, StreamState } from '../../../sidecar/src
 import type { Project, Session } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import { BackgroundController } from '../state/background-controller';
-import { KernelController } from '../state/kernel-controller';
+import type { KernelController } from '../state/kernel-controller';
 import {
   loadingSnapshot,
   messageOf,
@@ -122,12 +122,23 @@ export function Conversation(props: {
   const kernelsEnabled = props.kernels ?? false;
   useEffect(() => {
     if (!controller || !kernelsEnabled) return;
-    const created = new KernelController(props.client, controller, controller.sessionId);
-    setKernelController(created);
-    // Its history is read once the session's subscription is live, so no event falls between the two.
-    void controller.whenStarted().then(() => created.start());
+    let live = true;
+    let created: KernelController | null = null;
+    // Loaded once the first page is in (the kernels' state is not on the first screen). Its history is
+    // read once the session's subscription is live, so no event falls between the two.
+    void controller
+      .whenStarted()
+      .then(() => import('../state/kernel-controller'))
+      .then(({ KernelController }) => {
+        if (!live) return;
+        const made = new KernelController(props.client, controller, controller.sessionId);
+        created = made;
+        setKernelController(made);
+        void made.start();
+      });
     return () => {
-      created.dispose();
+      live = false;
+      created?.dispose();
       setKernelController(null);
     };
   }, [props.client, controller, kernelsEnabled]);

@@ -1,48 +1,47 @@
 // highlight.js grammars (lowlight's common set, what rehype-highlight bundled), each its own chunk loaded the
-// first time a code block asks for it. Aliases are listed here so that a fence's name resolves without loading.
-import type { LanguageFn } from 'highlight.js';
-
-type Loader = () => Promise<{ default: LanguageFn }>;
-
-export const GRAMMARS: Record<string, Loader> = {
-  arduino: () => import('highlight.js/lib/languages/arduino'),
-  bash: () => import('highlight.js/lib/languages/bash'),
-  c: () => import('highlight.js/lib/languages/c'),
-  cpp: () => import('highlight.js/lib/languages/cpp'),
-  csharp: () => import('highlight.js/lib/languages/csharp'),
-  css: () => import('highlight.js/lib/languages/css'),
-  diff: () => import('highlight.js/lib/languages/diff'),
-  go: () => import('highlight.js/lib/languages/go'),
-  graphql: () => import('highlight.js/lib/languages/graphql'),
-  ini: () => import('highlight.js/lib/languages/ini'),
-  java: () => import('highlight.js/lib/languages/java'),
-  javascript: () => import('highlight.js/lib/languages/javascript'),
-  json: () => import('highlight.js/lib/languages/json'),
-  kotlin: () => import('highlight.js/lib/languages/kotlin'),
-  less: () => import('highlight.js/lib/languages/less'),
-  lua: () => import('highlight.js/lib/languages/lua'),
-  makefile: () => import('highlight.js/lib/languages/makefile'),
-  markdown: () => import('highlight.js/lib/languages/markdown'),
-  objectivec: () => import('highlight.js/lib/languages/objectivec'),
-  perl: () => import('highlight.js/lib/languages/perl'),
-  php: () => import('highlight.js/lib/languages/php'),
-  'php-template': () => import('highlight.js/lib/languages/php-template'),
-  plaintext: () => import('highlight.js/lib/languages/plaintext'),
-  python: () => import('highlight.js/lib/languages/python'),
-  'python-repl': () => import('highlight.js/lib/languages/python-repl'),
-  r: () => import('highlight.js/lib/languages/r'),
-  ruby: () => import('highlight.js/lib/languages/ruby'),
-  rust: () => import('highlight.js/lib/languages/rust'),
-  scss: () => import('highlight.js/lib/languages/scss'),
-  shell: () => import('highlight.js/lib/languages/shell'),
-  sql: () => import('highlight.js/lib/languages/sql'),
-  swift: () => import('highlight.js/lib/languages/swift'),
-  typescript: () => import('highlight.js/lib/languages/typescript'),
-  vbnet: () => import('highlight.js/lib/languages/vbnet'),
-  wasm: () => import('highlight.js/lib/languages/wasm'),
-  xml: () => import('highlight.js/lib/languages/xml'),
-  yaml: () => import('highlight.js/lib/languages/yaml'),
-};
+// first time a code block asks for it. Names and aliases are listed here so that a fence's name resolves
+// without loading anything; the loaders are in grammar-loaders.ts, loaded with the highlighter.
+/** The grammars we have, by highlight.js name: each loads from grammar-loaders.ts when first asked for. */
+export const GRAMMAR_NAMES = [
+  'arduino',
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'diff',
+  'go',
+  'graphql',
+  'ini',
+  'java',
+  'javascript',
+  'json',
+  'kotlin',
+  'less',
+  'lua',
+  'makefile',
+  'markdown',
+  'objectivec',
+  'perl',
+  'php',
+  'php-template',
+  'plaintext',
+  'python',
+  'python-repl',
+  'r',
+  'ruby',
+  'rust',
+  'scss',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'vbnet',
+  'wasm',
+  'xml',
+  'yaml',
+] as const;
+export type GrammarName = (typeof GRAMMAR_NAMES)[number];
 
 /** Other names a grammar answers to (as highlight.js registers them). */
 export const ALIASES: Record<string, string> = {

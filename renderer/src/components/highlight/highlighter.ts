@@ -5,7 +5,9 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { useEffect, useSyncExternalStore } from 'react';
 import { hastText } from '../markdown/hast-to-jsx';
-import { ALIASES, EMBEDS, GRAMMARS } from './grammars';
+import { ALIASES, EMBEDS, GRAMMAR_NAMES } from './grammars';
+
+const NAMES: ReadonlySet<string> = new Set(GRAMMAR_NAMES);
 
 type HastElement = Element;
 type HastChild = ElementContent;
@@ -23,7 +25,7 @@ const listeners = new Set<() => void>();
 export function grammarFor(language: string | null | undefined): string | null {
   if (!language) return null;
   const name = language.toLowerCase();
-  if (name in GRAMMARS) return name;
+  if (NAMES.has(name)) return name;
   return ALIASES[name] ?? null;
 }
 
@@ -40,12 +42,18 @@ export function loadGrammar(grammar: string): Promise<void> {
   const known = pending.get(grammar);
   if (known) return known;
   const names = [grammar, ...(EMBEDS[grammar] ?? [])];
-  const loading = Promise.all([
-    loadCore(),
-    ...names.map((name) => GRAMMARS[name]?.().then((module) => [name, module.default] as const)),
-  ])
-    .then(([highlighter, ...grammars]) => {
-      for (const entry of grammars) {
+  const grammars = import('./grammar-loaders').then(({ GRAMMAR_LOADERS }) =>
+    Promise.all(
+      names.map((name) =>
+        GRAMMAR_LOADERS[name as keyof typeof GRAMMAR_LOADERS]?.().then(
+          (module) => [name, module.default] as const,
+        ),
+      ),
+    ),
+  );
+  const loading = Promise.all([loadCore(), grammars])
+    .then(([highlighter, loaded]) => {
+      for (const entry of loaded) {
         if (!entry || registered.has(entry[0])) continue;
         highlighter.register(entry[0], entry[1]);
         registered.add(entry[0]);
