@@ -19,6 +19,8 @@ export class CallOutput {
   private progressAt = 0;
   private heldProgress: ToolProgress | null = null;
   private progressTimer: NodeJS.Timeout | null = null;
+  /** Once the call has ended no progress is written: it would come after its `tool.finished`. */
+  private closed = false;
 
   constructor(
     private readonly store: Store,
@@ -49,6 +51,7 @@ export class CallOutput {
   }
 
   progress(progress: ToolProgress): void {
+    if (this.closed) return;
     const wait = this.progressAt + PROGRESS_INTERVAL_MS - Date.now();
     if (wait <= 0 && !this.progressTimer) {
       this.journalProgress(progress);
@@ -63,6 +66,7 @@ export class CallOutput {
 
   /** The call ended: the progress held back is written (before its end), what is pending becomes the last piece. */
   close(): void {
+    this.closed = true;
     if (this.progressTimer) clearTimeout(this.progressTimer);
     this.progressTimer = null;
     this.flushProgress();
