@@ -30,7 +30,8 @@ function hint(f: ElicitationField): string {
   if (f.kind === 'multiselect') parts.push('numbers or values separated by commas, "-" for none');
   if (f.default !== null)
     parts.push(`Enter: ${Array.isArray(f.default) ? f.default.join(', ') : String(f.default)}`);
-  return parts.length ? ` (${parts.join('; ')})` : '';
+  // The default and the choices are the server's: shown as its other text is, never raw to the terminal.
+  return parts.length ? ` (${show(parts.join('; '))})` : '';
 }
 
 /** One option by its number, value or title. */
@@ -105,7 +106,8 @@ export async function askElicitationAtTerminal(
           if (checked.content[f.name] !== undefined) content[f.name] = checked.content[f.name]!;
           break;
         }
-        say(`  ${show(f.label)} ${checked.errors[f.name]}.`);
+        // The error may quote the server's choices ("must be one of: …").
+        say(`  ${show(f.label)} ${show(checked.errors[f.name] ?? 'is not valid')}.`);
       }
     }
     return { answer: 'accept', content };
