@@ -22,10 +22,12 @@ export class CallDeadline {
   private readonly started = Date.now();
   private progressed = false;
   private timer: NodeJS.Timeout | null = null;
-  /** Time spent waiting for the user (an elicitation) counts toward no limit. */
+  /** Time the user spent answering a form counts toward no limit; a form left unanswered counts. */
   private pauses = 0;
   private pausedAt = 0;
   private pausedMs = 0;
+  private pauseCounts = false;
+  private formTimedOut = false;
   private ended = false;
 
   constructor(
@@ -64,10 +66,17 @@ export class CallDeadline {
     this.disarm();
   }
 
-  /** The user answered: the call has its whole timeout again (as after progress), its total limit as it was. */
-  resume(): void {
-    if (this.pauses === 0 || --this.pauses > 0) return;
-    this.pausedMs += Date.now() - this.pausedAt;
+  /**
+   * The wait ended: the call has its whole timeout again (as after progress). `unanswered`: the form timed
+   * out, and its time counts toward the total limit (else a server re-asking after every timeout would keep
+   * the call alive forever); time the user spent answering does not.
+   */
+  resume(unanswered = false): void {
+    if (this.pauses === 0) return;
+    if (unanswered) this.pauseCounts = this.formTimedOut = true;
+    if (--this.pauses > 0) return;
+    if (!this.pauseCounts) this.pausedMs += Date.now() - this.pausedAt;
+    this.pauseCounts = false;
     this.arm();
   }
 
@@ -84,9 +93,11 @@ export class CallDeadline {
     const left = Math.max(0, Math.min(timeoutMs, maxMs - elapsed()));
     this.timer = setTimeout(() => {
       this.expire(
-        this.progressed
-          ? `${this.what} did not finish within ${secs(elapsed())} (its progress reports extend its ${secs(timeoutMs)} limit, up to ${PROGRESS_TIMEOUT_FACTOR} times); the call was cancelled`
-          : `${this.what} did not answer within ${secs(timeoutMs)}; the call was cancelled`,
+        this.formTimedOut && left < timeoutMs
+          ? `${this.what} did not finish within ${secs(elapsed())} (forms it asked for and left unanswered count toward its limit of ${PROGRESS_TIMEOUT_FACTOR} times its ${secs(timeoutMs)} timeout); the call was cancelled`
+          : this.progressed
+            ? `${this.what} did not finish within ${secs(elapsed())} (its progress reports extend its ${secs(timeoutMs)} limit, up to ${PROGRESS_TIMEOUT_FACTOR} times); the call was cancelled`
+            : `${this.what} did not answer within ${secs(timeoutMs)}; the call was cancelled`,
       );
     }, left);
   }

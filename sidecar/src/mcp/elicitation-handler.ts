@@ -10,7 +10,16 @@ import type { ElicitationAction, ElicitationContent, ElicitationInfo } from '../
 import type { CallDeadline } from './call-deadline';
 
 /** Bounds on what a server may put in front of the user: its form is untrusted. */
-export const ELICITATION_LIMITS = { messageChars: 4_000, schemaBytes: 32 * 1024, fields: 50 } as const;
+export const ELICITATION_LIMITS = {
+  messageChars: 4_000,
+  schemaBytes: 32 * 1024,
+  fields: 50,
+  /** Forms one call may ask in all: more are answered "cancel" at once (a server asking in a loop). */
+  formsPerCall: 10,
+} as const;
+
+/** A warning repeated by a misbehaving server is logged at most once in this long. */
+const WARN_EVERY_MS = 60_000;
 
 /** Asks the user to fill the form; `signal` ends the wait (the question is then closed). */
 export type Elicit = (
@@ -28,12 +37,29 @@ export interface ElicitingCall {
 
 const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
+/** `log.warn` at most once per WARN_EVERY_MS, saying how many were left out meanwhile. */
+function rateLimitedWarn(log: Logger, msg: string): (fields?: Record<string, unknown>) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let skipped = 0;
+  return (fields = {}) => {
+    const now = Date.now();
+    if (now - last < WARN_EVERY_MS) {
+      skipped++;
+      return;
+    }
+    log.warn(msg, skipped > 0 ? { ...fields, skipped } : fields);
+    last = now;
+    skipped = 0;
+  };
+}
+
 /**
  * Answers the server's `elicitation/create` (form mode; the SDK refuses URL mode, which Cairn does not
  * declare): the form becomes a question of the call it came during. The wire does not say which call a
  * request belongs to over stdio, so it goes to the oldest running call of this connection that can ask.
  * Unanswered within the server's tool timeout, or its call cancelled, it is answered "cancel"; the call's
- * own clock stops while the user is asked.
+ * own clock stops while the user is asked. Bounded, as the server is untrusted: one form at a time per
+ * call (another sent meanwhile is answered "cancel" at once) and `formsPerCall` in all.
  */
 export function handleElicitations(
   client: Client,
@@ -41,6 +67,13 @@ export function handleElicitations(
   calls: () => Iterable<ElicitingCall>,
   log: Logger,
 ): void {
+  const warnOutside = rateLimitedWarn(log, 'mcp elicitation outside a tool call cancelled');
+  const warnTooMany = rateLimitedWarn(
+    log,
+    `mcp elicitation cancelled: one form at a time per call, at most ${ELICITATION_LIMITS.formsPerCall} in all`,
+  );
+  // Per running call: whether a form of it waits, and how many it asked.
+  const asked = new WeakMap<ElicitingCall, { pending: boolean; count: number }>();
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const params = request.params;
     if (params.mode === 'url' || !('requestedSchema' in params)) {
@@ -59,9 +92,17 @@ export function handleElicitations(
     }
     const call = [...calls()].find((c) => c.elicit && !c.controller.signal.aborted);
     if (!call?.elicit) {
-      log.warn('mcp elicitation outside a tool call cancelled');
+      warnOutside({ server: server.name });
       return { action: 'cancel' };
     }
+    const forms = asked.get(call) ?? { pending: false, count: 0 };
+    asked.set(call, forms);
+    if (forms.pending || forms.count >= ELICITATION_LIMITS.formsPerCall) {
+      warnTooMany({ server: server.name, pending: forms.pending, asked: forms.count });
+      return { action: 'cancel' };
+    }
+    forms.pending = true;
+    forms.count++;
     const message = params.message.slice(0, ELICITATION_LIMITS.messageChars);
     const timer = new AbortController();
     const timeout = setTimeout(
@@ -89,7 +130,9 @@ export function handleElicitations(
       return { action: 'cancel' };
     } finally {
       clearTimeout(timeout);
-      call.deadline.resume();
+      forms.pending = false;
+      // A form left to time out counts toward the call's total limit; time spent answering does not.
+      call.deadline.resume(timer.signal.aborted);
     }
   });
 }
