@@ -34,13 +34,26 @@ function initialDraft(fields: ElicitationField[]): Draft {
   return draft;
 }
 
-/** The form's values as sent: an empty input is left out (the server's default, or "required", applies). */
-function content(fields: ElicitationField[], draft: Draft): Record<string, ElicitationValue> {
+/**
+ * The form's values as sent: an empty input is left out (the server's default, or "required", applies), as
+ * are an optional multi-select with nothing chosen and an optional checkbox the user never touched that has
+ * no default (its `false` would be a value the user did not give).
+ */
+function content(
+  fields: ElicitationField[],
+  draft: Draft,
+  touched: ReadonlySet<string>,
+): Record<string, ElicitationValue> {
   const out: Record<string, ElicitationValue> = {};
   for (const f of fields) {
     const v = draft[f.name];
-    if (f.kind === 'boolean' || f.kind === 'multiselect') {
-      out[f.name] = v as boolean | string[];
+    if (f.kind === 'boolean') {
+      if (f.required || f.default !== null || touched.has(f.name)) out[f.name] = v === true;
+      continue;
+    }
+    if (f.kind === 'multiselect') {
+      const chosen = Array.isArray(v) ? v : [];
+      if (f.required || chosen.length > 0) out[f.name] = chosen;
       continue;
     }
     if (typeof v !== 'string' || v.trim() === '') continue;
@@ -69,20 +82,24 @@ export function ElicitationForm(props: {
   const id = useId();
   const fields = useMemo(() => elicitationFields(props.schema), [props.schema]);
   const [draft, setDraft] = useState<Draft>(() => initialDraft(fields));
-  const set = (name: string, value: string | boolean | string[]) =>
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const set = (name: string, value: string | boolean | string[]) => {
     setDraft((d) => ({ ...d, [name]: value }));
+    setTouched((t) => (t.has(name) ? t : new Set(t).add(name)));
+  };
   const { busy, errors, onSend } = props;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSend({ answer: 'accept', content: content(fields, draft) });
+    onSend({ answer: 'accept', content: content(fields, draft, touched) });
   };
 
   return (
     <form className="elicitation-form" onSubmit={submit} noValidate>
       {fields.map((f) => {
         const inputId = `${id}-${f.name}`;
-        const error = errors?.[f.name] ?? null;
+        // Own properties only: a field named `constructor` has no inherited "error".
+        const error = errors && Object.hasOwn(errors, f.name) ? (errors[f.name] ?? null) : null;
         const hintId = f.description ? `${inputId}-hint` : undefined;
         const errorId = error ? `${inputId}-error` : undefined;
         const described = [hintId, errorId].filter(Boolean).join(' ') || undefined;

@@ -197,4 +197,60 @@ describe('QuestionCard — an MCP server’s form (elicitation)', () => {
     expect(button('拒绝')).toBeTruthy();
     expect(button('取消')).toBeTruthy();
   });
+
+  it('leaves out an optional checkbox never touched with no default, and an optional multi-select emptied', async () => {
+    const onAnswer = vi.fn((_a: AnswerQuestionRequest) => Promise.resolve());
+    const form = {
+      type: 'object',
+      properties: {
+        agree: { type: 'boolean', title: 'Agree' },
+        news: { type: 'boolean', title: 'News' },
+        tags: {
+          type: 'array',
+          title: 'Tags',
+          minItems: 1,
+          items: { type: 'string', enum: ['a', 'b'] },
+          default: ['a'],
+        },
+        extras: { type: 'array', title: 'Extras', items: { type: 'string', enum: ['x', 'y'] } },
+      },
+    };
+    renderCard(
+      question({ elicitation: { server_id: 'm1', server_name: 'forms', requested_schema: form } }),
+      onAnswer,
+    );
+    await answersShown();
+    fireEvent.click(input('News'));
+    fireEvent.click(input('News')); // unticked again: the user's own false
+    fireEvent.click(input('a')); // the optional multi-select emptied: left out, not []
+    await act(async () => {
+      fireEvent.click(button('Accept'));
+    });
+    expect(onAnswer).toHaveBeenCalledWith({ answer: 'accept', content: { news: false } });
+  });
+
+  it('shows no error for a field named like an Object member when the server names none', async () => {
+    const onAnswer = vi.fn((_a: AnswerQuestionRequest) =>
+      Promise.reject(
+        new ApiError(400, 'bad_request', 'The form is not accepted as filled: name is required.', {
+          fields: { name: 'is required' },
+        }),
+      ),
+    );
+    const form = {
+      type: 'object',
+      properties: { name: { type: 'string' }, constructor: { type: 'string' } },
+      required: ['name'],
+    };
+    renderCard(
+      question({ elicitation: { server_id: 'm1', server_name: 'forms', requested_schema: form } }),
+      onAnswer,
+    );
+    await answersShown();
+    await act(async () => {
+      fireEvent.click(button('Accept'));
+    });
+    expect(screen.getByText('name: is required')).toBeTruthy();
+    expect(input('constructor').getAttribute('aria-invalid')).not.toBe('true');
+  });
 });

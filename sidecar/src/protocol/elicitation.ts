@@ -170,7 +170,8 @@ export function checkElicitationContent(
     if (!fields.some((f) => f.name === name)) errors[name] = 'is not a field of this form';
   }
   for (const f of fields) {
-    const v = filled[f.name];
+    // Own properties only: a field named `constructor` or `toString` left empty is empty, not a function.
+    const v = Object.hasOwn(filled, f.name) ? filled[f.name] : undefined;
     if (v === undefined || v === null) {
       delete filled[f.name];
       if (f.required) errors[f.name] = 'is required';

@@ -102,4 +102,16 @@ describe('elicitation forms', () => {
       errors: { name: 'is required', other: 'is not a field of this form' },
     });
   });
+
+  it('reads only the answer’s own fields: one named like an Object member left empty is empty', () => {
+    const form = schema(
+      { constructor: { type: 'string' }, toString: { type: 'string' }, valueOf: { type: 'number' } },
+      ['valueOf'],
+    );
+    expect(checkElicitationContent(form, { valueOf: 2 })).toEqual({ ok: true, content: { valueOf: 2 } });
+    expect(checkElicitationContent(form, { constructor: 'x' })).toEqual({
+      ok: false,
+      errors: { valueOf: 'is required' },
+    });
+  });
 });
