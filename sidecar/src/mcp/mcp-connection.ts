@@ -282,13 +282,13 @@ export class McpConnection {
     this.calls.add(call);
     this.awaitingId.push(call);
     try {
-      // Our own timer cancels the call (the SDK then sends notifications/cancelled); the SDK's is a backstop.
+      // Our own timer (CallDeadline) cancels the call; the SDK then sends notifications/cancelled.
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
         signal: call.controller.signal,
         // Ours is the only timer (2^31-1 ms is the longest a timer may wait): it stops while the user
         // fills a form the server asked for, which the SDK's could not.
         timeout: 2_147_483_647,
-        // Asks the server for progress (a progressToken), which restarts both timers. The SDK hands it on
+        // Asks the server for progress (a progressToken), which restarts our timer. The SDK hands it on
         // only in a later tick, after the call's answer when both come together: it is taken from the
         // transport instead (watchTransport), in order.
         onprogress: () => {},
@@ -307,6 +307,11 @@ export class McpConnection {
       );
     } finally {
       deadline.clear();
+      // Ends whatever still hangs on the call: a form the server asked for and left waiting is closed and
+      // answered "cancel" (it must not outlive its call).
+      if (!controller.signal.aborted) {
+        controller.abort(new McpCallError(`the call to "${name}" ended before its form was answered`));
+      }
       opts.signal?.removeEventListener('abort', onAbort);
       this.calls.delete(call);
       const i = this.awaitingId.indexOf(call);

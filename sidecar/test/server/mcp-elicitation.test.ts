@@ -180,6 +180,28 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
     );
   });
 
+  it('closes the form when its call ends without waiting for it', async () => {
+    const { sessionId } = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
+    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+    const tool = status.servers
+      .find((s) => s.server_id === forms.id)!
+      .tools.find((t) => t.name === 'ask_and_return')!.agent_name;
+    h.model.enqueue({ content: [{ type: 'tool_use', name: tool, input: {} }] });
+    h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
+    const turn = await h.startTurn(sessionId, 'ask me');
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    let closed: Of<'question.closed'> | undefined;
+    await waitFor(async () => {
+      const asked = (await events(sessionId, 'question.required')).at(-1);
+      closed = (await events(sessionId, 'question.closed')).find((e) => e.question_id === asked?.question.id);
+      return closed !== undefined;
+    });
+    expect(closed!.reason).toContain('ended before its form was answered');
+    expect(await pending(sessionId)).toEqual([]);
+  });
+
   it('closes the question when the server’s connection goes', async () => {
     const { sessionId, turn, question } = await asking(forms, 'ask_and_die');
     const pid = Number(/^Still there\? \(pid (\d+)\)$/.exec(question.question)?.[1]);
