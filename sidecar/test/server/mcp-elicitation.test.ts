@@ -170,6 +170,30 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
     expect((await answer(question.id, { answer: 'cancel' })).status).toBe(409);
   });
 
+  it('stops the runner’s own timeout (the model’s "timeout") while the user fills the form', async () => {
+    const { sessionId } = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
+    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+    const tool = status.servers
+      .find((s) => s.server_id === forms.id)!
+      .tools.find((t) => t.name === 'fill_form')!.agent_name;
+    h.model.enqueue({
+      content: [{ type: 'tool_use', name: tool, input: { message: 'Slow', timeout: 0.2 } }],
+    });
+    h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
+    const turn = await h.startTurn(sessionId, 'ask me');
+    let question: Question | undefined;
+    await waitFor(async () => {
+      question = (await pending(sessionId))[0];
+      return question !== undefined;
+    });
+    // The user takes well over the call's 0.2 s: a delay, not a limit (longer only makes the check stronger).
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await answer(question!.id, { answer: 'decline' })).status).toBe(200);
+    expect(await serverGot(sessionId, turn.id)).toEqual({ action: 'decline' });
+  });
+
   it('closes the question when its turn is cancelled', async () => {
     const { sessionId, turn, question } = await asking(forms, 'fill_form', false);
     expect((await h.api('POST', `/api/turns/${turn.id}/cancel`)).status).toBe(200);

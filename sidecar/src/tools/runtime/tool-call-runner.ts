@@ -5,12 +5,14 @@ import type { Store } from '../../store/store';
 import { describeProcess, removeProcessRecord, writeProcessRecord } from '../process-record';
 import { type ScriptAccess, type Tool, type ToolContext, ToolError } from '../tool';
 import type { ToolCallFiles } from '../tool-call-files';
+import { callElicit } from './call-elicit';
 import { type Ended, failed, stopMessage, stopped } from './call-outcome';
 import { CallOutput } from './call-output';
 import { type CallPermission, decideCall } from './call-permission';
 import { type CallPlan, planCall } from './call-plan';
 import type { CallOutcome, CallRequest, UserQuestions } from './call-request';
 import { describeInput } from './describe-input';
+import { PausableTimeout } from './pausable-timeout';
 import { CallStop, type RunningCall, RunningCalls, type StopKind } from './running-calls';
 import type { ScriptTokens } from './script-tokens';
 
@@ -214,7 +216,7 @@ export class ToolCallRunner {
       callDir,
     });
     const detached = request.parentCallId !== null;
-    let timer: NodeJS.Timeout | null = null;
+    let timer: PausableTimeout | null = null;
     try {
       if (approval) {
         const parent = request.parentCallId ? ` (from a script of call ${request.parentCallId})` : '';
@@ -257,10 +259,8 @@ export class ToolCallRunner {
       // Time waiting for the user counts toward no limit: the runner's starts now.
       if (plan.timeoutMs !== null) {
         const seconds = plan.timeoutMs / 1000;
-        timer = setTimeout(
-          () =>
-            controller.abort(new CallStop('timeout', `Timed out after ${seconds} s; the call was stopped.`)),
-          plan.timeoutMs,
+        timer = new PausableTimeout(plan.timeoutMs, () =>
+          controller.abort(new CallStop('timeout', `Timed out after ${seconds} s; the call was stopped.`)),
         );
       }
       let scriptAccess: ScriptAccess | null = null;
@@ -304,23 +304,12 @@ export class ToolCallRunner {
             signal,
             { detached },
           ),
-        elicit: (message, elicitation, waitSignal) => {
-          if (!questions.elicit) return Promise.resolve({ action: 'cancel' as const, content: null });
-          return questions.elicit(
-            {
-              sessionId: request.sessionId,
-              turnId: request.turnId,
-              toolCallId: callId,
-              kind: 'elicitation',
-              question: message,
-              options: null,
-              tool: null,
-              elicitation,
-            },
-            AbortSignal.any([signal, waitSignal]),
-            { detached },
-          );
-        },
+        elicit: callElicit(
+          questions,
+          { sessionId: request.sessionId, turnId: request.turnId, toolCallId: callId },
+          signal,
+          { detached, timeout: timer },
+        ),
       };
       const result = await tool.execute(parsed.data, ctx);
       const ended: Ended = {
@@ -339,7 +328,7 @@ export class ToolCallRunner {
       const message = error instanceof Error ? error.message : String(error);
       return failed(`${tool.name} failed unexpectedly: ${message}`);
     } finally {
-      if (timer) clearTimeout(timer);
+      timer?.clear();
       output.close();
       if (recorded) this.forgetProcess(recordFile);
     }
