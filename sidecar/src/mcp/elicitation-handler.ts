@@ -32,6 +32,8 @@ export type Elicit = (
 export interface ElicitingCall {
   controller: AbortController;
   deadline: CallDeadline;
+  /** A background call (not waited for by its turn): a form goes to a waited call first. */
+  background?: boolean;
   elicit?: Elicit | undefined;
 }
 
@@ -56,7 +58,8 @@ function rateLimitedWarn(log: Logger, msg: string): (fields?: Record<string, unk
 /**
  * Answers the server's `elicitation/create` (form mode; the SDK refuses URL mode, which Cairn does not
  * declare): the form becomes a question of the call it came during. The wire does not say which call a
- * request belongs to over stdio, so it goes to the oldest running call of this connection that can ask.
+ * request belongs to over stdio, so it goes to the newest running call of this connection that its turn
+ * waits for (else the newest), and the clocks of all its running calls stop while the user is asked.
  * Unanswered within the server's tool timeout, or its call cancelled, it is answered "cancel"; the call's
  * own clock stops while the user is asked. Bounded, as the server is untrusted: one form at a time per
  * call (another sent meanwhile is answered "cancel" at once) and `formsPerCall` in all.
@@ -90,7 +93,10 @@ export function handleElicitations(
         `the form is too large (at most ${ELICITATION_LIMITS.fields} fields and ${ELICITATION_LIMITS.schemaBytes / 1024} KiB of schema)`,
       );
     }
-    const call = [...calls()].find((c) => c.elicit && !c.controller.signal.aborted);
+    const running = [...calls()].filter((c) => !c.controller.signal.aborted);
+    // The newest waited call (the current turn's) is the likeliest asker; else the newest at all.
+    const asking = running.filter((c) => c.elicit).reverse();
+    const call = asking.find((c) => !c.background) ?? asking[0];
     if (!call?.elicit) {
       warnOutside({ server: server.name });
       return { action: 'cancel' };
@@ -114,7 +120,9 @@ export function handleElicitations(
         ),
       server.toolTimeoutMs,
     );
-    call.deadline.pause();
+    // Which call asked is a guess: every running call of this server waits on the user meanwhile.
+    const paused = running;
+    for (const c of paused) c.deadline.pause();
     try {
       const answer = await call.elicit(
         message,
@@ -132,7 +140,7 @@ export function handleElicitations(
       clearTimeout(timeout);
       forms.pending = false;
       // A form left to time out counts toward the call's total limit; time spent answering does not.
-      call.deadline.resume(timer.signal.aborted);
+      for (const c of paused) c.deadline.resume(timer.signal.aborted);
     }
   });
 }

@@ -270,6 +270,7 @@ export class McpConnection {
       id: null,
       controller,
       deadline,
+      background: opts.timeoutMs === null,
       elicit: opts.elicit,
       progress: (p) => {
         const progress = deadline.progress(p);

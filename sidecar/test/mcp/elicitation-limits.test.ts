@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../src/log/logger';
 import { CallDeadline } from '../../src/mcp/call-deadline';
 import { ELICITATION_LIMITS, type Elicit, handleElicitations } from '../../src/mcp/elicitation-handler';
@@ -100,5 +100,56 @@ describe('handleElicitations: a server’s forms are bounded per call', () => {
       'cancel',
     ]);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('handleElicitations: several calls running on one server', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('puts the form to the newest waited call, and stops every running call’s clock meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const expired: string[] = [];
+    const asked: string[] = [];
+    let answer!: (a: { action: 'decline'; content: null }) => void;
+    const call = (name: string, background: boolean) => ({
+      controller: new AbortController(),
+      deadline: new CallDeadline(1_000, name, (why) => expired.push(why)),
+      background,
+      elicit: (() => {
+        asked.push(name);
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      }) as Elicit,
+    });
+    // Oldest first, as the connection keeps them: an older background call, an older and a newer waited one.
+    const calls = [call('bg', true), call('old', false), call('new', false)];
+    const server = new McpServer({ name: 'asker', version: '1.0.0' });
+    const client = new Client(
+      { name: 'cairn', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    handleElicitations(
+      client,
+      { id: 's', name: 'asker', toolTimeoutMs: 60_000 },
+      () => calls,
+      recordingLogger([]),
+    );
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    closers.push(async () => {
+      await client.close();
+      await server.close();
+    });
+
+    const sent = server.server.elicitInput(FORM);
+    while (asked.length === 0) await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual(['new']);
+    vi.advanceTimersByTime(30_000);
+    expect(expired).toEqual([]);
+    answer({ action: 'decline', content: null });
+    expect((await sent).action).toBe('decline');
+    vi.advanceTimersByTime(1_000);
+    expect(expired).toHaveLength(3);
   });
 });
