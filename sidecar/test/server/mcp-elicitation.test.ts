@@ -61,10 +61,15 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
     >('POST', `/api/questions/${id}/answer`, body);
 
   /**
-   * Starts a turn whose model calls `name` of `server` (then answers "done" unless the turn will not get that
-   * far); its session, turn and the question once asked.
+   * Starts a turn whose model calls `name` of `server` with `input` (then answers "done" unless the turn will
+   * not get that far); its session and turn.
    */
-  const asking = async (server: McpServer = forms, name = 'fill_form', followUp = true) => {
+  const startCall = async (
+    server: McpServer,
+    name: string,
+    input: Record<string, unknown> = { message: 'Who are you?' },
+    followUp = true,
+  ) => {
     const { sessionId } = await h.newSession();
     h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
     await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
@@ -72,9 +77,19 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
     const tool = status.servers
       .find((s) => s.server_id === server.id)!
       .tools.find((t) => t.name === name)!.agent_name;
-    h.model.enqueue({ content: [{ type: 'tool_use', name: tool, input: { message: 'Who are you?' } }] });
+    h.model.enqueue({ content: [{ type: 'tool_use', name: tool, input }] });
     if (followUp) h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
-    const turn = await h.startTurn(sessionId, 'ask me');
+    return { sessionId, turn: await h.startTurn(sessionId, 'ask me') };
+  };
+
+  /** As `startCall`, once the question is asked: its session, turn and the question. */
+  const asking = async (
+    server: McpServer = forms,
+    name = 'fill_form',
+    followUp = true,
+    input?: Record<string, unknown>,
+  ) => {
+    const { sessionId, turn } = await startCall(server, name, input, followUp);
     let question: Question | undefined;
     await waitFor(async () => {
       question = (await pending(sessionId))[0];
@@ -171,26 +186,13 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
   });
 
   it('stops the runner’s own timeout (the model’s "timeout") while the user fills the form', async () => {
-    const { sessionId } = await h.newSession();
-    h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
-    await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
-    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
-    const tool = status.servers
-      .find((s) => s.server_id === forms.id)!
-      .tools.find((t) => t.name === 'fill_form')!.agent_name;
-    h.model.enqueue({
-      content: [{ type: 'tool_use', name: tool, input: { message: 'Slow', timeout: 0.2 } }],
-    });
-    h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
-    const turn = await h.startTurn(sessionId, 'ask me');
-    let question: Question | undefined;
-    await waitFor(async () => {
-      question = (await pending(sessionId))[0];
-      return question !== undefined;
+    const { sessionId, turn, question } = await asking(forms, 'fill_form', true, {
+      message: 'Slow',
+      timeout: 0.2,
     });
     // The user takes well over the call's 0.2 s: a delay, not a limit (longer only makes the check stronger).
     await new Promise((r) => setTimeout(r, 1_000));
-    expect((await answer(question!.id, { answer: 'decline' })).status).toBe(200);
+    expect((await answer(question.id, { answer: 'decline' })).status).toBe(200);
     expect(await serverGot(sessionId, turn.id)).toEqual({ action: 'decline' });
   });
 
@@ -205,16 +207,7 @@ describe('MCP elicitation in a session (real sidecar, SDK-built server)', () => 
   });
 
   it('closes the form when its call ends without waiting for it', async () => {
-    const { sessionId } = await h.newSession();
-    h.model.enqueue({ content: [{ type: 'text', text: 'ok' }] });
-    await h.waitForTurnEnd((await h.startTurn(sessionId, 'start')).id);
-    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
-    const tool = status.servers
-      .find((s) => s.server_id === forms.id)!
-      .tools.find((t) => t.name === 'ask_and_return')!.agent_name;
-    h.model.enqueue({ content: [{ type: 'tool_use', name: tool, input: {} }] });
-    h.model.enqueue({ content: [{ type: 'text', text: 'done' }] });
-    const turn = await h.startTurn(sessionId, 'ask me');
+    const { sessionId, turn } = await startCall(forms, 'ask_and_return', {});
     expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
     let closed: Of<'question.closed'> | undefined;
     await waitFor(async () => {
