@@ -34,6 +34,8 @@ function hint(f: ElicitationField): string {
   return parts.length ? ` (${show(parts.join('; '))})` : '';
 }
 
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
 /** One option by its number, value or title. */
 function pick(f: Extract<ElicitationField, { options: unknown }>, raw: string): string | undefined {
   const n = Number(raw);
@@ -47,7 +49,8 @@ function parse(f: ElicitationField, raw: string): ElicitationValue | undefined {
   switch (f.kind) {
     case 'number':
     case 'integer':
-      return Number.isFinite(Number(raw)) ? Number(raw) : raw;
+      // A number as JSON writes one (Number() would also take "0x1A" or " 12 ").
+      return JSON_NUMBER.test(raw) ? Number(raw) : raw;
     case 'boolean':
       return /^(y|yes|true)$/i.test(raw) ? true : /^(n|no|false)$/i.test(raw) ? false : raw;
     case 'select':

@@ -101,9 +101,18 @@ export function elicitationDefaults(schema: Json): ElicitationContent {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339 (what the specification's date-time is): seconds and an offset are part of it.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+/** A day the calendar has (Date.parse takes 2024-02-31 as 2 March). */
+function realDay(match: RegExpExecArray | null): boolean {
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 function checkString(f: Extract<ElicitationField, { kind: 'string' }>, v: string, p: Json): string | null {
   const min = num(p.minLength);
@@ -118,9 +127,8 @@ function checkString(f: Extract<ElicitationField, { kind: 'string' }>, v: string
       return 'must be a URI (such as https://example.com)';
     }
   }
-  if (f.format === 'date' && (!DATE.test(v) || Number.isNaN(Date.parse(v))))
-    return 'must be a date (YYYY-MM-DD)';
-  if (f.format === 'date-time' && (!DATE_TIME.test(v) || Number.isNaN(Date.parse(v))))
+  if (f.format === 'date' && !realDay(DATE.exec(v))) return 'must be a date (YYYY-MM-DD)';
+  if (f.format === 'date-time' && !realDay(DATE_TIME.exec(v)))
     return 'must be a date and time (YYYY-MM-DDTHH:MM:SSZ, or with an offset such as +08:00)';
   return null;
 }

@@ -42,4 +42,13 @@ describe('askElicitationAtTerminal', () => {
     expect(shown).toContain('Enter: \\u001b[2Kerase\\u001b]52;c;aGk=\\u0007');
     expect(shown).toMatch(/must be one of: a\\u001b\]52;c;aGk=\\u0007, b\./);
   });
+
+  it('takes numbers as JSON writes them, asking again for anything else', async () => {
+    const { answer, shown } = await ask(
+      { type: 'object', properties: { n: { type: 'number' }, k: { type: 'integer' } }, required: ['n', 'k'] },
+      ['1', '0x1A', '2.5e1', ' 7', '7'],
+    );
+    expect(answer).toEqual({ answer: 'accept', content: { n: 25, k: 7 } });
+    expect(shown.split('must be a number').length - 1).toBe(1);
+  });
 });

@@ -58,6 +58,16 @@ describe('elicitation forms', () => {
     expect(problem({ type: 'string', format: 'uri' }, 'https://example.org/x')).toBeNull();
     expect(problem({ type: 'string', format: 'date' }, '2026-02-30x')).toMatch(/^must be a date/);
     expect(problem({ type: 'string', format: 'date' }, '2026-02-03')).toBeNull();
+    // Days the calendar does not have (Date.parse rolls them over) and times past the clock.
+    expect(problem({ type: 'string', format: 'date' }, '2024-02-31')).toMatch(/^must be a date/);
+    expect(problem({ type: 'string', format: 'date' }, '2023-02-29')).toMatch(/^must be a date/);
+    expect(problem({ type: 'string', format: 'date' }, '2024-02-29')).toBeNull();
+    expect(problem({ type: 'string', format: 'date-time' }, '2024-04-31T10:00:00Z')).toMatch(
+      /^must be a date and time/,
+    );
+    expect(problem({ type: 'string', format: 'date-time' }, '2024-04-30T24:00:00Z')).toMatch(
+      /^must be a date and time/,
+    );
     expect(problem({ type: 'string', format: 'date-time' }, '2026-02-03T10:00')).toMatch(
       /^must be a date and time/,
     );
