@@ -20,7 +20,7 @@ import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
 import { checkMcpUrl } from './mcp-url';
 import { StdioTransport } from './stdio-transport';
-import { abortPromise, listAllTools, type McpToolDef } from './tool-list';
+import { abortPromise, listAllTools, type McpToolDef, sleep } from './tool-list';
 import { ToolRelister } from './tool-relist';
 
 export type { McpAttachment, McpCallResult } from './mcp-results';
@@ -422,5 +422,3 @@ export class McpConnection {
     return describe(err);
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

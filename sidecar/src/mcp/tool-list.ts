@@ -64,3 +64,6 @@ export function abortPromise(signal: AbortSignal): Promise<never> {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 }
+
+/** Waits without keeping the process alive (a connection's waits must not hold up an exit). */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

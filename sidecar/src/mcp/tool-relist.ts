@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../log/logger';
 import type { ResolvedMcpServer } from './mcp-connection';
-import { listAllTools, type McpToolDef } from './tool-list';
+import { listAllTools, type McpToolDef, sleep } from './tool-list';
 
 /**
  * How often one connection lists its tools again. A server may announce `list_changed` as often as it
@@ -115,5 +115,3 @@ export class ToolRelister {
     }
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
