@@ -58,6 +58,7 @@ describe('the session’s MCP panel', () => {
         transport: 'stdio',
         state: 'connected',
         error: null,
+        authorization_url: null,
         tools: tools.map((name) => ({
           agent_name: `mcp__progress__${name}`,
           name,
@@ -114,6 +115,7 @@ describe('the session’s MCP panel', () => {
       type: 'mcp.server',
       turn_id: null,
       server_id: 'srv1',
+      authorization_url: null,
       name: 'progress',
       state: 'connected',
       error: null,

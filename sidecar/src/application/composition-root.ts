@@ -39,6 +39,7 @@ import { KernelService } from './kernels/kernel-service';
 import { kernelManagerOptions, kernelPythonOverride } from './kernels/kernel-settings';
 import { McpConfigService } from './mcp/mcp-config-service';
 import { McpImportService } from './mcp/mcp-import-service';
+import { McpOAuthService } from './mcp/mcp-oauth-service';
 import { McpSessionService } from './mcp/mcp-session-service';
 import { McpTestService } from './mcp/mcp-test-service';
 import { ModelService } from './models/model-service';
@@ -105,6 +106,8 @@ export interface Services {
   mcpImport(): McpImportService;
   mcpTest(): McpTestService;
   mcpSessions(): McpSessionService;
+  /** MCP servers' OAuth logins: authorize, the callback, log out. */
+  mcpOAuth(): McpOAuthService;
 }
 
 /** A Cairn process's insides, built once: its services, and what tests and shutdown reach. */
@@ -257,7 +260,10 @@ function buildServices(store: Store, options: BuildOptions) {
           sandbox: sandboxOf,
         })
       : null;
-  const mcpServers = conversationOnly ? null : new McpConfigService(store, keychain);
+  const mcpOAuth = conversationOnly
+    ? null
+    : new McpOAuthService({ keychain, env, logger: logger.child({ component: 'mcp' }) });
+  const mcpServers = mcpOAuth ? new McpConfigService(store, keychain, mcpOAuth) : null;
   // The runtime answers whether a session is running; it is built after the MCP sessions it serves.
   let runtime: AgentRuntime | null = null;
   const mcpSessions = conversationOnly
@@ -265,6 +271,7 @@ function buildServices(store: Store, options: BuildOptions) {
     : new McpSessionService({
         store,
         keychain,
+        oauth: mcpOAuth!,
         dataDir,
         env,
         logger: logger.child({ component: 'mcp' }),
@@ -272,7 +279,7 @@ function buildServices(store: Store, options: BuildOptions) {
       });
   const mcpImport = mcpServers ? new McpImportService(store, mcpServers, env) : null;
   const mcpTest = mcpServers
-    ? new McpTestService({ config: mcpServers, keychain, env, dataDir, logger })
+    ? new McpTestService({ config: mcpServers, oauth: mcpOAuth!, keychain, env, dataDir, logger })
     : null;
 
   const compactionQueue = new CompactionQueue();
@@ -456,6 +463,7 @@ function buildServices(store: Store, options: BuildOptions) {
     mcpImport: () => requirePart(mcpImport, 'MCP servers'),
     mcpTest: () => requirePart(mcpTest, 'MCP servers'),
     mcpSessions: () => requirePart(mcpSessions, 'MCP servers'),
+    mcpOAuth: () => requirePart(mcpOAuth, 'MCP servers'),
   };
   return { services, runtime, kernels, mcpSessions, keychain, conversationOnly };
 }

@@ -5,7 +5,12 @@ import { isLoopbackHost } from '../config/loopback';
 import { VERSION } from '../config/version';
 import { SidecarMessage } from '../protocol/host';
 import { type Handshake, openParentChannel, type ParentChannel } from './parent-channel';
-import { MIN_REMOTE_TOKEN_LENGTH, parseAllowedHosts, parseAllowedOrigins } from './serve-options';
+import {
+  MIN_REMOTE_TOKEN_LENGTH,
+  parseAllowedHosts,
+  parseAllowedOrigins,
+  parsePublicUrl,
+} from './serve-options';
 import { EXIT, parseIntFlag, UsageError } from './usage';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
@@ -42,6 +47,7 @@ export interface HttpFrontDoor {
     allowedOrigins: string[];
     tls: TlsMaterial | null;
     behindTlsProxy: boolean;
+    publicUrl?: string | null;
     /** The environment the server reads its settings (and its token) from; default process.env. */
     env?: NodeJS.ProcessEnv;
   }): Promise<{ url: string; browserUrl: string; port: number; stop(): Promise<void> }>;
@@ -59,6 +65,7 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
       'behind-tls-proxy': { type: 'boolean', default: false },
       'allowed-hosts': { type: 'string' },
       'allowed-origins': { type: 'string' },
+      'public-url': { type: 'string' },
       'parent-ipc': { type: 'boolean', default: false },
     },
     strict: true,
@@ -67,7 +74,12 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
   const host = values.host;
   const port = parseIntFlag('port', values.port) ?? 8765;
   if (port > 65535) throw new UsageError('--port must be between 0 and 65535.');
+  const publicUrl = parsePublicUrl(values['public-url']);
   const allowedHosts = parseAllowedHosts(values['allowed-hosts']);
+  // Browsers come back from MCP logins to the public address: its name is one this server answers to.
+  const publicHost = publicUrl === null ? null : new URL(publicUrl).hostname.toLowerCase();
+  if (publicHost && !isLoopbackHost(publicHost) && !allowedHosts.includes(publicHost))
+    allowedHosts.push(publicHost);
   const allowedOrigins = parseAllowedOrigins(values['allowed-origins']);
   const certFile = values['tls-cert'];
   const keyFile = values['tls-key'];
@@ -147,6 +159,7 @@ export async function serveCommand(args: string[], http: HttpFrontDoor): Promise
       allowedOrigins,
       tls,
       behindTlsProxy,
+      publicUrl,
       // A copy: the token must not enter this process's own environment, which children could inherit.
       ...(hostToken === null ? {} : { env: { ...process.env, CAIRN_TOKEN: hostToken } }),
     });

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { isLoopbackHost } from '../config/loopback';
 import { APP_ORIGIN } from '../protocol/host';
 import { UsageError } from './usage';
 
@@ -58,4 +59,32 @@ export function parseAllowedOrigins(value: string | undefined): string[] {
     // As a browser sends it: lower-case, without a default port.
     return url.origin;
   });
+}
+
+/**
+ * `--public-url URL`: the address browsers reach this server at (MCP logins come back to
+ * `<URL>/api/mcp/oauth/callback`). https, or plain http to this machine; no credentials, query or fragment.
+ */
+export function parsePublicUrl(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Reported below.
+  }
+  const loopbackHttp = url?.protocol === 'http:' && isLoopbackHost(url.hostname);
+  if (
+    !url ||
+    (url.protocol !== 'https:' && !loopbackHttp) ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
+    throw new UsageError(
+      `--public-url takes the https address browsers reach this server at, without query or fragment (got "${value}"), e.g. --public-url https://cairn.example.com.`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -5,7 +5,8 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, question: 3, interrupted: 130 
 export const USAGE = `Usage:
   cairn serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
               [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
-              [--allowed-hosts NAME,…] [--allowed-origins https://HOST[:PORT],…] [--parent-ipc]
+              [--allowed-hosts NAME,…] [--allowed-origins https://HOST[:PORT],…] [--public-url URL]
+              [--parent-ipc]
   cairn run --workspace DIR --prompt TEXT [--json] [--session ID] [--mode tools|code] [--data-dir DIR]
             [--server URL]
   cairn chat [--workspace DIR] [--session ID] [--mode tools|code] [WHERE]
@@ -16,6 +17,7 @@ export const USAGE = `Usage:
   cairn config mcp list [--json] [WHERE]
   cairn config mcp add --file FILE|- [WHERE]     (a JSON body of POST /api/mcp/servers; - reads stdin)
   cairn config mcp enable|disable|test|delete ID [--json] [WHERE]
+  cairn config mcp authorize ID [WHERE]           (prints the login URL and waits for the login)
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]
@@ -41,6 +43,8 @@ quits; /exit or Ctrl+D quits.
 Remote use: a --host other than loopback needs --tls-cert/--tls-key (Cairn serves HTTPS) or
 --behind-tls-proxy (a proxy in front does). --allowed-hosts names the host names clients use;
 --allowed-origins the web pages allowed to call the API from elsewhere (app://cairn always is).
+--public-url: the address browsers reach a remote server at; MCP logins (OAuth) come back to
+URL/api/mcp/oauth/callback, and are refused on a remote server without it.
 --price-*: US dollars per million tokens, for the estimated cost of turns (off clears one).
 --compact-threshold: the share of the usable window (context minus max tokens) at which Cairn compacts
 before a request, above 0 and at most 1 (default 0.8); off leaves compaction to the agent and the user.

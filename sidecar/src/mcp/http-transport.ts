@@ -1,5 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type OAuthFetchHooks, oauthFetch } from './oauth/oauth-fetch';
+import type { ServerOAuth } from './oauth/server-oauth';
 
 /** A dropped SSE stream is re-opened this many times, with backoff, before the connection counts as lost. */
 export const HTTP_RECONNECT_ATTEMPTS = 3;
@@ -117,10 +119,13 @@ export function createHttpTransport(
   headers: Record<string, string>,
   maxBytes: number,
   hooks: HttpHooks,
+  /** The server's OAuth login (null: it takes its headers only). */
+  login: { oauth: ServerOAuth; hooks: OAuthFetchHooks } | null,
 ): StreamableHTTPClientTransport {
+  const guarded = guardedFetch(endpoint, maxBytes, hooks);
   return new StreamableHTTPClientTransport(endpoint, {
     requestInit: { headers },
-    fetch: guardedFetch(endpoint, maxBytes, hooks),
+    fetch: login ? oauthFetch(guarded, login.oauth, login.hooks) : guarded,
     reconnectionOptions: {
       maxRetries: HTTP_RECONNECT_ATTEMPTS,
       initialReconnectionDelay: 500,

@@ -19,6 +19,7 @@ import { type Elicit, type ElicitingCall, handleElicitations } from './elicitati
 import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
 import { checkMcpUrl } from './mcp-url';
+import { McpLoginRequired, type ServerOAuth } from './oauth/server-oauth';
 import { StdioTransport } from './stdio-transport';
 import { abortPromise, listAllTools, type McpToolDef, sleep } from './tool-list';
 import { ToolRelister } from './tool-relist';
@@ -40,6 +41,10 @@ export interface ResolvedMcpServer {
   url: string | null;
   /** The bearer token is already in `Authorization`. */
   headers: Record<string, string>;
+  /** streamable_http without a bearer token: its OAuth login, used when it answers 401. */
+  oauth?: ServerOAuth | null;
+  /** How long a call waits for the user to log in (a step-up, or a login that lapsed). */
+  loginWaitMs?: number;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   allowTools: string[] | null;
@@ -57,6 +62,16 @@ export type McpConnectionState = 'connecting' | 'connected' | 'failed' | 'crashe
 
 export class McpConnectionError extends Error {
   override name = 'McpConnectionError';
+}
+/** The server needs the user to log in before it can connect (`authorizationUrl`: where, when known). */
+export class McpAuthRequiredError extends McpConnectionError {
+  override name = 'McpAuthRequiredError';
+  constructor(
+    message: string,
+    readonly authorizationUrl: string | null,
+  ) {
+    super(message);
+  }
 }
 export class McpCallError extends Error {
   override name = 'McpCallError';
@@ -144,7 +159,11 @@ export class McpConnection {
       } catch (err) {
         throw fail((err as Error).message);
       }
-      transport = createHttpTransport(endpoint, server.headers, MCP_LIMITS.resultBytes, hooks);
+      const waiterFor = (id: string | number | null) => conn?.loginWaiter(id) ?? null;
+      const login = server.oauth
+        ? { oauth: server.oauth, hooks: { waiterFor, loginWaitMs: server.loginWaitMs ?? 600_000 } }
+        : null;
+      transport = createHttpTransport(endpoint, server.headers, MCP_LIMITS.resultBytes, hooks, login);
     }
 
     // Form elicitation only: Cairn checks the answers against the form itself (the SDK does not).
@@ -184,6 +203,7 @@ export class McpConnection {
       c.error = why;
       c.current = 'failed';
       await c.shutdown();
+      if (err instanceof McpLoginRequired) throw new McpAuthRequiredError(err.message, err.authorizationUrl);
       throw fail(stdio?.stderr.trim() ? `${why}\nIts last output on stderr:\n${stdio.stderr.trim()}` : why);
     } finally {
       clearTimeout(timer);
@@ -359,6 +379,17 @@ export class McpConnection {
     if (this.current === 'crashed') return `MCP server "${this.server.name}": ${this.error ?? 'it stopped'}`;
     if (this.current === 'stopped') return `MCP server "${this.server.name}" was stopped`;
     return `MCP server "${this.server.name}" is not connected${this.error ? `: ${this.error}` : ''}`;
+  }
+
+  /** The call a request belongs to, to wait in it for the user's login (its clock stopped meanwhile). */
+  private loginWaiter(id: string | number | null) {
+    const call = id === null ? undefined : [...this.calls].find((c) => c.id === id);
+    if (!call) return null;
+    return {
+      signal: call.controller.signal,
+      pause: () => call.deadline.pause(),
+      resume: () => call.deadline.resume(),
+    };
   }
 
   /** A request failed in the transport (answer too large, stream dropped): fail its call now. */

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { CairnError } from '../errors';
-import { MCP_BEARER_SECRET } from '../protocol';
+import { MCP_BEARER_SECRET, MCP_OAUTH_CLIENT_SECRET } from '../protocol';
 import type { Keychain } from '../secrets/keychain';
 import { SECRET_ENV_NAMES } from '../secrets/known-secrets';
 import type { McpServerConfig, StoredMcpValue } from '../store/mcp-servers-repo';
 import { parseCommandLine } from './command-line';
 import type { ResolvedMcpServer } from './mcp-connection';
+import type { OAuthClientConfig } from './oauth/server-oauth';
 import { windowsLauncher } from './windows-launcher';
 
 export type ValueSource = 'literal' | 'env' | 'secret';
@@ -30,6 +31,11 @@ export interface ResolvedWithReport {
   server: ResolvedMcpServer;
   /** The server's own env variables and where each value came from (for "Test connection"). */
   envSources: Record<string, ValueSource>;
+  /**
+   * How it logs in with OAuth when it answers 401: streamable_http without a bearer token or an
+   * Authorization header of the user's (those are the user's own way in); null otherwise.
+   */
+  oauthClient: OAuthClientConfig | null;
 }
 
 /**
@@ -94,6 +100,21 @@ export async function resolveServer(
     headers.Authorization = `Bearer ${await resolveValue(MCP_BEARER_SECRET, config.bearer_token, 'The bearer token')}`;
   }
 
+  let oauthClient: OAuthClientConfig | null = null;
+  const ownAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (config.transport === 'streamable_http' && !ownAuthorization) {
+    const oauth = config.oauth ?? {};
+    oauthClient = {
+      clientId: oauth.client_id ?? null,
+      clientSecret:
+        oauth.client_secret === undefined
+          ? null
+          : await resolveValue(MCP_OAUTH_CLIENT_SECRET, oauth.client_secret, 'The OAuth client secret'),
+      scopes: oauth.scopes ?? null,
+      clientMetadataUrl: oauth.client_metadata_url ?? null,
+    };
+  }
+
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(opts.baseEnv)) if (value !== undefined) env[name] = value;
   Object.assign(env, ownEnv);
@@ -136,6 +157,7 @@ export async function resolveServer(
       denyTools: config.deny_tools,
     },
     envSources,
+    oauthClient,
   };
 }
 

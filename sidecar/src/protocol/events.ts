@@ -160,6 +160,8 @@ export const McpServerEvent = z.object({
   state: McpConnectionState,
   /** Why it failed or crashed, in words. */
   error: z.nullable(z.string()),
+  /** Where the user logs in, while the state is `auth_required` (absent in journals older than logins). */
+  authorization_url: z._default(z.nullable(z.string()), null),
   /** The tools the agent has from it (0 unless connected). */
   tools: z.number().check(z.int()),
 });

@@ -31,6 +31,47 @@ export type McpValue = z.infer<typeof McpValue>;
 
 /** The name the bearer token's secret goes by in PUT …/secrets. */
 export const MCP_BEARER_SECRET = 'bearer_token';
+/** The name a pre-registered OAuth client's secret goes by in PUT …/secrets. */
+export const MCP_OAUTH_CLIENT_SECRET = 'oauth_client_secret';
+
+/** An OAuth scope token (RFC 6749 §3.3: printable ASCII without space, quote or backslash). */
+const OAuthScope = z
+  .string()
+  .check(
+    z.regex(
+      /^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/,
+      'a scope: printable ASCII without spaces, quotes or backslashes',
+    ),
+  );
+
+/**
+ * How Cairn logs in to a Streamable HTTP server that answers 401 (MCP authorization, OAuth 2.1). Every field
+ * is optional: without a client id Cairn uses the client metadata URL (when the authorization server takes
+ * one) or registers itself (RFC 7591); without scopes it asks for what the server names.
+ */
+export const McpOAuthInput = z.strictObject({
+  /** A client registered beforehand with the authorization server. */
+  client_id: z.optional(z.string().check(z.minLength(1), z.maxLength(2_048))),
+  /** That client's secret (confidential clients); a secret is set through PUT …/secrets as `oauth_client_secret`. */
+  client_secret: z.optional(McpValueInput),
+  scopes: z.optional(z.array(OAuthScope).check(z.maxLength(100))),
+  /** An https URL with a path, where Cairn's client metadata document is published (client ID metadata documents). */
+  client_metadata_url: z.optional(z.string().check(z.maxLength(2_048))),
+});
+export type McpOAuthInput = z.infer<typeof McpOAuthInput>;
+
+/** The OAuth settings as the API shows them (the client secret as whether one is saved). */
+export const McpOAuth = z.object({
+  client_id: z.optional(z.string()),
+  client_secret: z.optional(McpValue),
+  scopes: z.optional(z.array(z.string())),
+  client_metadata_url: z.optional(z.string()),
+});
+export type McpOAuth = z.infer<typeof McpOAuth>;
+
+/** Where the tokens of a server's login are kept: the OS keychain, or this process's memory where none exists. */
+export const McpTokenStorage = z.enum(['keychain', 'memory']);
+export type McpTokenStorage = z.infer<typeof McpTokenStorage>;
 
 export const MCP_LIMITS = {
   toolsPerServer: 256,
@@ -59,6 +100,8 @@ const serverFields = {
   url: z.nullable(z.string().check(z.maxLength(4_096))),
   headers: z.record(z.string().check(z.regex(MCP_HEADER_NAME, 'a header name')), McpValueInput),
   bearer_token: z.nullable(McpValueInput),
+  /** streamable_http: how to log in when the server asks for it (null: Cairn's defaults). */
+  oauth: z.nullable(McpOAuthInput),
   /** null: every tool; [] none; deny wins over allow. */
   allow_tools: z.nullable(ToolNameList),
   deny_tools: ToolNameList,
@@ -78,11 +121,23 @@ export const McpServer = z.object({
   url: z.nullable(z.string()),
   headers: z.record(z.string(), McpValue),
   bearer_token: z.nullable(McpValue),
+  oauth: z.nullable(McpOAuth),
   allow_tools: z.nullable(z.array(z.string())),
   deny_tools: z.array(z.string()),
   startup_timeout_sec: z.number(),
   tool_timeout_sec: z.number(),
   block_on_failure: z.boolean(),
+  /**
+   * The OAuth redirect URI Cairn gives the authorization server (`<base URL>/api/mcp/oauth/callback`); null for
+   * stdio servers, and where logins are refused (a remote server without --public-url).
+   */
+  redirect_uri: z.nullable(z.string()),
+  /** A login waiting for the user: open it in a browser. Null when none is pending. */
+  authorization_url: z.nullable(z.string()),
+  /** Whether Cairn holds tokens of a login to this server. */
+  logged_in: z.boolean(),
+  /** Where those tokens are kept. */
+  token_storage: McpTokenStorage,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -102,6 +157,7 @@ export const CreateMcpServerRequest = z.strictObject({
   url: z.optional(serverFields.url),
   headers: z.optional(serverFields.headers),
   bearer_token: z.optional(serverFields.bearer_token),
+  oauth: z.optional(serverFields.oauth),
   allow_tools: z.optional(serverFields.allow_tools),
   deny_tools: z.optional(serverFields.deny_tools),
   startup_timeout_sec: z.optional(serverFields.startup_timeout_sec),
@@ -116,8 +172,13 @@ export const UpdateMcpServerRequest = z.extend(z.partial(CreateMcpServerRequest)
 });
 export type UpdateMcpServerRequest = z.infer<typeof UpdateMcpServerRequest>;
 
+/** What POST /api/mcp/servers/{id}/authorize answers: where the user logs in. */
+export const McpAuthorizeResult = z.object({ authorization_url: z.string() });
+export type McpAuthorizeResult = z.infer<typeof McpAuthorizeResult>;
+
 /**
- * Secret values by name (an env variable or header marked `{"secret":true}`, or `bearer_token`): a string
+ * Secret values by name (an env variable or header marked `{"secret":true}`, `bearer_token`, or
+ * `oauth_client_secret`): a string
  * sets it, an empty string keeps the saved value (an edit form's untouched field), null removes it.
  * Write-only: no route returns a secret.
  */
@@ -234,6 +295,8 @@ export const McpConnectionState = z.enum([
   'not_started',
   'connecting',
   'connected',
+  /** The server needs the user to log in (OAuth): its `authorization_url` says where. */
+  'auth_required',
   'failed',
   'crashed',
   'stopped',
@@ -270,6 +333,8 @@ export const McpSessionServer = z.object({
   state: McpConnectionState,
   /** Why it failed or crashed, in words. */
   error: z.nullable(z.string()),
+  /** Where the user logs in, while the state is `auth_required`; null otherwise. */
+  authorization_url: z.nullable(z.string()),
   tools: z.array(McpSessionTool),
 });
 export type McpSessionServer = z.infer<typeof McpSessionServer>;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { OAUTH_CALLBACK_PATH } from '../application/mcp/mcp-oauth-service';
 import { CairnError } from '../errors';
 import { sendError } from './error-reply';
 import {
@@ -55,8 +56,8 @@ export interface CairnServer {
 
 /** The UI's routes (the page, scripts, styles): public, except for a path that names the API. */
 const PAGE_ROUTES = new Set(['/', '/*']);
-/** API routes anyone may call. */
-const PUBLIC_API_ROUTES = new Set(['/api/health']);
+/** API routes anyone may call: health, and the OAuth callback a browser brings back (it checks its state). */
+const PUBLIC_API_ROUTES = new Set(['/api/health', OAUTH_CALLBACK_PATH]);
 
 export async function buildServer(options: CairnServerOptions): Promise<CairnServer> {
   const app = Fastify({

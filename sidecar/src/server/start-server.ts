@@ -22,6 +22,8 @@ export interface StartServerOptions {
   tls?: TlsCredentials | null;
   /** TLS ends at a proxy in front: the page's origin is https, and the server counts as remote. */
   behindTlsProxy?: boolean;
+  /** `--public-url`: the address browsers reach this server at, for MCP logins' redirect URI. */
+  publicUrl?: string | null;
 }
 
 export interface RunningServer {
@@ -74,6 +76,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const url = `${tls ? 'https' : 'http'}://${urlHost(options.host, allowedHosts)}:${port}`;
     // Behind a proxy, browsers come through the proxy's own address (https, its port), not ours.
     const pageUrl = behindTlsProxy && allowedHosts[0] ? `https://${allowedHosts[0]}` : url;
+    if (!core.conversationOnly) {
+      // MCP logins come back to this server: at its loopback address, or where --public-url says.
+      core.services
+        .mcpOAuth()
+        .setCallbackBase(
+          options.publicUrl ?? (mode === 'local' ? url : null),
+          'this Cairn server is used from other machines and was started without --public-url: restart it with --public-url set to the address browsers reach it at (e.g. --public-url https://cairn.example.com)',
+        );
+    }
     core.logger.info('server listening', { url, mode });
     let stopping: Promise<void> | null = null;
     return {

@@ -5,6 +5,14 @@ import { newId, now } from './ids';
 /** A value as stored: a literal, an environment reference, or the marker of a secret kept in the keychain. */
 export type StoredMcpValue = string | { env: string } | { secret: true };
 
+/** A server's OAuth settings as stored (the client secret as a value: literal, env reference or secret marker). */
+export interface StoredMcpOAuth {
+  client_id?: string;
+  client_secret?: StoredMcpValue;
+  scopes?: string[];
+  client_metadata_url?: string;
+}
+
 /** A server's settings as stored; a secret's value is never here. */
 export interface McpServerConfig {
   name: string;
@@ -14,6 +22,8 @@ export interface McpServerConfig {
   url: string | null;
   headers: Record<string, StoredMcpValue>;
   bearer_token: StoredMcpValue | null;
+  /** streamable_http: how to log in with OAuth (null: Cairn's defaults). */
+  oauth: StoredMcpOAuth | null;
   allow_tools: string[] | null;
   deny_tools: string[];
   startup_timeout_sec: number;
@@ -41,10 +51,16 @@ interface Raw {
 const toRow = (r: Raw): McpServerRow => ({
   id: r.id,
   enabled: r.enabled === 1,
-  config: { ...(JSON.parse(r.config) as McpServerConfig), name: r.name },
+  config: parseConfig(r),
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
+
+function parseConfig(r: Raw): McpServerConfig {
+  const config = JSON.parse(r.config) as McpServerConfig;
+  // Configs stored before OAuth have no `oauth`.
+  return { ...config, oauth: config.oauth ?? null, name: r.name };
+}
 
 export class McpServersRepo {
   constructor(private readonly db: Db) {}

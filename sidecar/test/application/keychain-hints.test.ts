@@ -7,7 +7,9 @@ import {
   KernelProviderService,
 } from '../../src/application/kernels/kernel-provider-service';
 import { MCP_SECRET_HINT, McpConfigService } from '../../src/application/mcp/mcp-config-service';
+import { McpOAuthService } from '../../src/application/mcp/mcp-oauth-service';
 import { CairnError } from '../../src/errors';
+import { silentLogger } from '../../src/log/logger';
 import { createKeychain } from '../../src/secrets/keychain';
 import { Store } from '../../src/store/store';
 
@@ -44,7 +46,9 @@ async function failure(work: Promise<unknown>): Promise<CairnError> {
 
 describe('without an OS keychain', () => {
   it('an MCP secret says to use an environment reference, and nothing is stored', async () => {
-    const service = new McpConfigService(openStore(), noKeychain());
+    const keychain = noKeychain();
+    const oauth = new McpOAuthService({ keychain, env: {}, logger: silentLogger });
+    const service = new McpConfigService(openStore(), keychain, oauth);
     const server = await service.create({
       name: 's',
       transport: 'stdio',

@@ -20,6 +20,7 @@ const base: McpServerConfig = {
   url: null,
   headers: {},
   bearer_token: null,
+  oauth: null,
   allow_tools: null,
   deny_tools: [],
   startup_timeout_sec: 5,

@@ -1,3 +1,4 @@
+import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js';
 import { badRequest, CairnError, notFound } from '../../errors';
 import { parseCommandLine } from '../../mcp/command-line';
 import { checkMcpUrl } from '../../mcp/mcp-url';
@@ -5,6 +6,9 @@ import {
   type CreateMcpServerRequest,
   MCP_BEARER_SECRET,
   MCP_DEFAULTS,
+  MCP_OAUTH_CLIENT_SECRET,
+  type McpOAuth,
+  type McpOAuthInput,
   type McpServer,
   type McpValue,
   type McpValueInput,
@@ -12,11 +16,17 @@ import {
   type UpdateMcpServerRequest,
 } from '../../protocol';
 import { type Keychain, withKeychainHint } from '../../secrets/keychain';
-import type { McpServerConfig, McpServerRow, StoredMcpValue } from '../../store/mcp-servers-repo';
+import type {
+  McpServerConfig,
+  McpServerRow,
+  StoredMcpOAuth,
+  StoredMcpValue,
+} from '../../store/mcp-servers-repo';
 import type { Store } from '../../store/store';
+import type { McpOAuthService } from './mcp-oauth-service';
+import { mcpSecretAccount } from './mcp-secret-account';
 
-/** The keychain account of one secret of one server. */
-export const mcpSecretAccount = (serverId: string, name: string): string => `mcp:${serverId}:${name}`;
+export { mcpSecretAccount } from './mcp-secret-account';
 
 export const MCP_SECRET_HINT =
   'No OS keychain is available to keep MCP secrets here: use an environment reference instead ({"env":"VAR"} with VAR set where Cairn runs).';
@@ -28,6 +38,7 @@ export function secretNames(config: McpServerConfig): string[] {
     if (isSecret(value)) names.add(name);
   }
   if (config.bearer_token && isSecret(config.bearer_token)) names.add(MCP_BEARER_SECRET);
+  if (config.oauth?.client_secret && isSecret(config.oauth.client_secret)) names.add(MCP_OAUTH_CLIENT_SECRET);
   return [...names];
 }
 
@@ -42,6 +53,7 @@ export class McpConfigService {
   constructor(
     private readonly store: Store,
     private readonly keychain: Keychain,
+    private readonly oauth: McpOAuthService,
   ) {}
 
   async list(): Promise<McpServer[]> {
@@ -67,6 +79,7 @@ export class McpConfigService {
       url: request.url ?? null,
       headers: request.headers ?? {},
       bearer_token: request.bearer_token ?? null,
+      oauth: request.oauth ?? null,
       allow_tools: request.allow_tools === undefined ? null : request.allow_tools,
       deny_tools: request.deny_tools ?? [],
       startup_timeout_sec: request.startup_timeout_sec ?? MCP_DEFAULTS.startup_timeout_sec,
@@ -91,6 +104,10 @@ export class McpConfigService {
     for (const name of secretNames(row.config)) {
       if (!kept.has(name)) await this.keychain.delete(mcpSecretAccount(id, name)).catch(() => false);
     }
+    // Tokens and a registered client belong to the endpoint and the client settings they were obtained with.
+    if (config.url !== row.config.url || JSON.stringify(config.oauth) !== JSON.stringify(row.config.oauth)) {
+      await this.oauth.forget(id);
+    }
     const updated = this.store.mcpServers.update(id, config, enabled ?? row.enabled);
     if (!updated) throw notFound('MCP server', id);
     return this.view(updated);
@@ -102,6 +119,7 @@ export class McpConfigService {
     for (const name of secretNames(row.config)) {
       await this.keychain.delete(mcpSecretAccount(id, name)).catch(() => false);
     }
+    await this.oauth.forget(id);
     this.store.mcpServers.delete(id);
   }
 
@@ -116,7 +134,7 @@ export class McpConfigService {
     if (unknown.length > 0) {
       const known = allowed.size > 0 ? `Its secret values are: ${[...allowed].join(', ')}.` : 'It has none.';
       throw badRequest(
-        `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a secret value of "${row.config.name}": mark the env variable, header or bearer token as {"secret":true} first. ${known}`,
+        `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a secret value of "${row.config.name}": mark the env variable, header, bearer token or OAuth client secret as {"secret":true} first. ${known}`,
       );
     }
     try {
@@ -143,6 +161,14 @@ export class McpConfigService {
     const map = (values: Record<string, StoredMcpValue>) =>
       Object.fromEntries(Object.entries(values).map(([name, value]) => [name, show(name, value)]));
     const { config } = row;
+    const oauth = (o: StoredMcpOAuth): McpOAuth => ({
+      ...(o.client_id !== undefined ? { client_id: o.client_id } : {}),
+      ...(o.client_secret !== undefined
+        ? { client_secret: show(MCP_OAUTH_CLIENT_SECRET, o.client_secret) }
+        : {}),
+      ...(o.scopes !== undefined ? { scopes: o.scopes } : {}),
+      ...(o.client_metadata_url !== undefined ? { client_metadata_url: o.client_metadata_url } : {}),
+    });
     return {
       id: row.id,
       enabled: row.enabled,
@@ -153,11 +179,13 @@ export class McpConfigService {
       url: config.url,
       headers: map(config.headers),
       bearer_token: config.bearer_token === null ? null : show(MCP_BEARER_SECRET, config.bearer_token),
+      oauth: config.oauth === null ? null : oauth(config.oauth),
       allow_tools: config.allow_tools,
       deny_tools: config.deny_tools,
       startup_timeout_sec: config.startup_timeout_sec,
       tool_timeout_sec: config.tool_timeout_sec,
       block_on_failure: config.block_on_failure,
+      ...(await this.oauth.status(row)),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -179,6 +207,7 @@ function validate(config: McpServerConfig): McpServerConfig {
     env: storedValues(config.env),
     headers: storedValues(config.headers),
     bearer_token: config.bearer_token === null ? null : stored(config.bearer_token),
+    oauth: config.oauth === null || config.oauth === undefined ? null : storedOAuth(config.oauth),
   };
   if (normalised.transport === 'stdio') {
     if (!normalised.command?.trim()) {
@@ -200,6 +229,11 @@ function validate(config: McpServerConfig): McpServerConfig {
         'Headers and a bearer token are for HTTP servers; a stdio server takes env variables.',
       );
     }
+    if (normalised.oauth !== null) {
+      throw badRequest(
+        'OAuth settings are for HTTP servers: remove oauth, or use transport "streamable_http".',
+      );
+    }
   } else {
     if (!normalised.url)
       throw badRequest('A Streamable HTTP server needs its endpoint (url), e.g. https://example.com/mcp.');
@@ -216,8 +250,29 @@ function validate(config: McpServerConfig): McpServerConfig {
         'Env variables are for stdio servers, which Cairn starts; an HTTP server takes headers.',
       );
     }
+    if (normalised.oauth) checkOAuth(normalised.oauth);
   }
   return normalised;
+}
+
+function checkOAuth(oauth: StoredMcpOAuth): void {
+  if (oauth.client_secret !== undefined && oauth.client_id === undefined) {
+    throw badRequest('oauth.client_secret belongs to a pre-registered client: give its oauth.client_id too.');
+  }
+  if (oauth.client_metadata_url !== undefined && !isHttpsUrl(oauth.client_metadata_url)) {
+    throw badRequest(
+      `oauth.client_metadata_url must be an https URL with a path, where Cairn's client metadata document is published (got "${oauth.client_metadata_url}").`,
+    );
+  }
+}
+
+function storedOAuth(oauth: McpOAuthInput | McpOAuth | StoredMcpOAuth): StoredMcpOAuth {
+  return {
+    ...(oauth.client_id !== undefined ? { client_id: oauth.client_id } : {}),
+    ...(oauth.client_secret !== undefined ? { client_secret: stored(oauth.client_secret) } : {}),
+    ...(oauth.scopes !== undefined ? { scopes: oauth.scopes } : {}),
+    ...(oauth.client_metadata_url !== undefined ? { client_metadata_url: oauth.client_metadata_url } : {}),
+  };
 }
 
 function storedValues(

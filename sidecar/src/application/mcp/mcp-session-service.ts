@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CairnError, notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
-import { McpConnection } from '../../mcp/mcp-connection';
+import { McpAuthRequiredError, McpConnection } from '../../mcp/mcp-connection';
 import { resolveServer } from '../../mcp/resolve-server';
 import { agentToolNames, nameOwner } from '../../mcp/tool-names';
 import type { McpConnectionState, McpLogLevel, McpSessionServer, McpSessionStatus } from '../../protocol';
@@ -14,12 +14,15 @@ import { mcpAgentTool } from '../../tools/mcp-tool';
 import type { Tool } from '../../tools/tool';
 import type { ToolScope, ToolSource } from '../../tools/tool-source';
 import type { SessionResource } from '../sessions/session-resources';
-import { mcpSecretAccount } from './mcp-config-service';
 import { McpLogRelay } from './mcp-log-relay';
+import type { McpOAuthService } from './mcp-oauth-service';
+import { mcpSecretAccount } from './mcp-secret-account';
 
 export interface McpSessionServiceOptions {
   store: Store;
   keychain: Keychain;
+  /** Logins of servers that answer 401: a turn waits for them before its first model request. */
+  oauth: McpOAuthService;
   dataDir: string;
   /** The sidecar's environment: what env references read, and (without secrets) what servers start from. */
   env: NodeJS.ProcessEnv;
@@ -33,6 +36,12 @@ interface ServerSlot {
   connection: McpConnection | null;
   state: McpConnectionState | 'not_started';
   error: string | null;
+  /** While `auth_required`: where the user logs in. */
+  authorizationUrl: string | null;
+  /** When it last turned `auth_required` (a login completed after that lets it connect at once). */
+  authRequiredAt: number;
+  /** Connected, but a call waits for a login (a step-up, or tokens that lapsed): `connected` again after. */
+  loginInCall: boolean;
   stopWatching: (() => void) | null;
 }
 
@@ -57,7 +66,9 @@ export class McpSessionService implements ToolSource, SessionResource {
   private readonly sessions = new Map<string, SessionServers>();
   private closed = false;
 
-  constructor(private readonly options: McpSessionServiceOptions) {}
+  constructor(private readonly options: McpSessionServiceOptions) {
+    options.oauth.onEvent((serverId, event) => this.onLoginEvent(serverId, event));
+  }
 
   /**
    * The session's MCP tools for a turn about to start: takes the snapshot if there is none (or a reset is
@@ -69,6 +80,8 @@ export class McpSessionService implements ToolSource, SessionResource {
     if (this.closed) return [];
     const session = await this.prepare(sessionId, turnId, projectRoot, signal);
     if (!session) return [];
+    await this.waitForLogins(sessionId, turnId, session, projectRoot, signal);
+    if (this.sessions.get(sessionId) !== session) return [];
     const blocking = session.slots.filter((s) => s.row.config.block_on_failure && s.state !== 'connected');
     if (blocking.length > 0) {
       throw new CairnError(
@@ -108,6 +121,7 @@ export class McpSessionService implements ToolSource, SessionResource {
           transport: row.config.transport,
           state: 'not_started',
           error: null,
+          authorization_url: null,
           tools: [],
         })),
       };
@@ -123,6 +137,7 @@ export class McpSessionService implements ToolSource, SessionResource {
           transport: slot.row.config.transport,
           state: slot.state,
           error: slot.error,
+          authorization_url: slot.state === 'auth_required' ? slot.authorizationUrl : null,
           tools: (slot.connection?.tools ?? [])
             .filter((t) => t.allowed)
             .map((t) => ({
@@ -185,6 +200,9 @@ export class McpSessionService implements ToolSource, SessionResource {
           connection: null,
           state: 'not_started',
           error: null,
+          authorizationUrl: null,
+          authRequiredAt: 0,
+          loginInCall: false,
           stopWatching: null,
         })),
         busy: null,
@@ -228,9 +246,11 @@ export class McpSessionService implements ToolSource, SessionResource {
     slot.connection = null;
     slot.state = 'connecting';
     slot.error = null;
+    slot.authorizationUrl = null;
+    slot.loginInCall = false;
     this.report(sessionId, turnId, slot);
     try {
-      const { server } = await resolveServer(slot.row.config, {
+      const { server: resolved, oauthClient } = await resolveServer(slot.row.config, {
         serverId: slot.row.id,
         cwd,
         baseEnv: childEnv(this.options.env),
@@ -238,6 +258,7 @@ export class McpSessionService implements ToolSource, SessionResource {
         keychain: this.options.keychain,
         secretAccount: mcpSecretAccount,
       });
+      const server = this.options.oauth.attach(slot.row, resolved, oauthClient);
       const connection = await McpConnection.connect(server, {
         logger: this.options.logger.child({ mcp_server: slot.row.config.name }),
         ...(signal ? { signal } : {}),
@@ -264,8 +285,12 @@ export class McpSessionService implements ToolSource, SessionResource {
         relay.close();
       };
     } catch (err) {
-      slot.state = 'failed';
+      slot.state = err instanceof McpAuthRequiredError ? 'auth_required' : 'failed';
       slot.error = err instanceof Error ? err.message : String(err);
+      if (err instanceof McpAuthRequiredError) {
+        slot.authorizationUrl = err.authorizationUrl;
+        slot.authRequiredAt = Date.now();
+      }
       this.options.logger.warn('an MCP server did not connect', {
         server: slot.row.config.name,
         error: slot.error,
@@ -284,8 +309,65 @@ export class McpSessionService implements ToolSource, SessionResource {
       name: slot.row.config.name,
       state: slot.state,
       error: slot.error,
+      authorization_url: slot.state === 'auth_required' ? slot.authorizationUrl : null,
       tools: slot.state === 'connected' ? (slot.connection?.tools.filter((t) => t.allowed).length ?? 0) : 0,
     });
+  }
+
+  /**
+   * Before the turn's first model request: each server that needs a login is waited for (whatever
+   * block_on_failure says), then connected. Ended by the turn's cancel or the login wait; a server still
+   * without a login stays `auth_required` and the turn goes on without it (or stops, if it blocks).
+   */
+  private async waitForLogins(
+    sessionId: string,
+    turnId: string,
+    session: SessionServers,
+    projectRoot: string | null,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const waiting = session.slots.filter((s) => s.state === 'auth_required' && !s.connection);
+    if (waiting.length === 0) return;
+    const cwd = projectRoot ?? this.scratchDir(sessionId);
+    await Promise.all(
+      waiting.map(async (slot) => {
+        // A login that is refused, or a token refused right after it, is tried again once.
+        for (let round = 0; round < 2 && slot.state === 'auth_required' && !signal?.aborted; round++) {
+          try {
+            await this.options.oauth.waitForLogin(slot.row.id, slot.authRequiredAt, signal);
+          } catch (err) {
+            slot.error = `${err instanceof Error ? err.message : String(err)}; the turn went on without its tools`;
+            this.report(sessionId, turnId, slot);
+            return;
+          }
+          if (this.sessions.get(sessionId) !== session) return;
+          await this.connect(sessionId, turnId, slot, cwd, signal);
+        }
+      }),
+    );
+  }
+
+  /** A login began or ended for a server: connected slots whose calls wait for it show it. */
+  private onLoginEvent(serverId: string, event: { kind: string; url?: string }): void {
+    for (const [sessionId, session] of this.sessions) {
+      for (const slot of session.slots) {
+        if (slot.row.id !== serverId) continue;
+        if (event.kind === 'required' && slot.state === 'connected') {
+          slot.state = 'auth_required';
+          slot.loginInCall = true;
+          slot.authorizationUrl = event.url ?? null;
+          this.report(sessionId, null, slot);
+        } else if (event.kind === 'required' && slot.state === 'auth_required') {
+          slot.authorizationUrl = event.url ?? null;
+          this.report(sessionId, null, slot);
+        } else if (event.kind !== 'required' && slot.loginInCall) {
+          slot.loginInCall = false;
+          slot.state = slot.connection?.state ?? 'failed';
+          slot.authorizationUrl = null;
+          this.report(sessionId, null, slot);
+        }
+      }
+    }
   }
 
   /** A server's log message (already bounded by its relay) for the session's MCP panel. */

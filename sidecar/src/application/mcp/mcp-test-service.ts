@@ -8,7 +8,9 @@ import type { McpTestResult } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
 import type { McpServerRow } from '../../store/mcp-servers-repo';
 import { childEnv } from '../../tools/child-env';
-import { type McpConfigService, mcpSecretAccount } from './mcp-config-service';
+import type { McpConfigService } from './mcp-config-service';
+import type { McpOAuthService } from './mcp-oauth-service';
+import { mcpSecretAccount } from './mcp-secret-account';
 
 /**
  * "Test connection": starts or connects to the server, runs initialize and tools/list only, and reports
@@ -20,6 +22,7 @@ export class McpTestService {
   constructor(
     private readonly options: {
       config: McpConfigService;
+      oauth: McpOAuthService;
       keychain: Keychain;
       env: NodeJS.ProcessEnv;
       dataDir: string;
@@ -34,11 +37,21 @@ export class McpTestService {
 
 async function testMcpServer(
   row: McpServerRow,
-  options: { keychain: Keychain; env: NodeJS.ProcessEnv; dataDir: string; logger: Logger },
+  options: {
+    oauth: McpOAuthService;
+    keychain: Keychain;
+    env: NodeJS.ProcessEnv;
+    dataDir: string;
+    logger: Logger;
+  },
 ): Promise<McpTestResult> {
   const cwd = path.join(options.dataDir, 'mcp', 'scratch');
   fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-  const { server, envSources } = await resolveServer(row.config, {
+  const {
+    server: resolved,
+    envSources,
+    oauthClient,
+  } = await resolveServer(row.config, {
     serverId: row.id,
     cwd,
     baseEnv: childEnv(options.env),
@@ -46,6 +59,7 @@ async function testMcpServer(
     keychain: options.keychain,
     secretAccount: mcpSecretAccount,
   });
+  const server = options.oauth.attach(row, resolved, oauthClient);
   let connection: McpConnection;
   try {
     connection = await McpConnection.connect(server, {

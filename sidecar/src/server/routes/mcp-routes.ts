@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { OAUTH_CALLBACK_PATH } from '../../application/mcp/mcp-oauth-service';
 import {
   CreateMcpServerRequest,
+  type McpAuthorizeResult,
   McpImportRequest,
   type McpServer,
   type McpServerList,
@@ -9,6 +11,7 @@ import {
   SetMcpSecretsRequest,
   UpdateMcpServerRequest,
 } from '../../protocol';
+import { callbackPage } from '../oauth-callback-page';
 import { parse } from '../parse';
 import type { ServerContext } from '../server-context';
 
@@ -46,6 +49,29 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): voi
   app.put<IdParams>('/api/mcp/servers/:id/secrets', async (req): Promise<McpServer> => {
     const config = services.mcpServers();
     return config.setSecrets(req.params.id, parse(SetMcpSecretsRequest, req.body));
+  });
+
+  app.post<IdParams>('/api/mcp/servers/:id/authorize', async (req): Promise<McpAuthorizeResult> => {
+    const row = services.mcpServers().row(req.params.id);
+    return services.mcpOAuth().authorize(row);
+  });
+
+  app.delete<IdParams>('/api/mcp/servers/:id/authorization', async (req): Promise<McpServer> => {
+    const config = services.mcpServers();
+    await services.mcpOAuth().logout(config.row(req.params.id));
+    return config.get(req.params.id);
+  });
+
+  // Public (the browser coming back from the authorization server has no token): it takes only a state
+  // Cairn issued, once, before it expires.
+  app.get<{ Querystring: Record<string, string | undefined> }>(OAUTH_CALLBACK_PATH, async (req, reply) => {
+    const outcome = await services.mcpOAuth().callback(req.query);
+    return reply
+      .code(outcome.ok ? 200 : 400)
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .header('cache-control', 'no-store')
+      .send(callbackPage(outcome));
   });
 
   app.post<IdParams>(

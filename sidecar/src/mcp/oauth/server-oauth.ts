@@ -1,0 +1,389 @@
+import {
+  auth,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger } from '../../log/logger';
+import type { McpTokenStorage } from '../../protocol/mcp';
+import { describe } from '../describe-error';
+import { LOGIN_TTL_MS, type LoginStates } from './login-states';
+import type { OAuthCredentials } from './oauth-credentials';
+
+/** Refresh a token this long before it expires, so a request does not go out with one about to lapse. */
+export const REFRESH_AHEAD_MS = 60_000;
+
+/** How Cairn presents itself to the authorization server, from the server's `oauth` settings. */
+export interface OAuthClientConfig {
+  clientId: string | null;
+  /** Resolved (literal, env or keychain). */
+  clientSecret: string | null;
+  scopes: string[] | null;
+  clientMetadataUrl: string | null;
+}
+
+/** What a 401 or 403's `WWW-Authenticate` said. */
+export interface Challenge {
+  resourceMetadataUrl?: URL;
+  scope?: string;
+}
+
+export interface ServerOAuthOptions {
+  serverId: string;
+  serverName: string;
+  /** The MCP endpoint (the protected resource). */
+  serverUrl: string;
+  client: OAuthClientConfig;
+  /** `<base URL>/api/mcp/oauth/callback`; null where logins cannot be finished (`refusal` says why). */
+  redirectUri: string | null;
+  refusal: string | null;
+  credentials: OAuthCredentials;
+  states: LoginStates<ServerOAuth>;
+  /** For discovery, registration and token requests. */
+  fetch: FetchLike;
+  logger: Logger;
+}
+
+interface Pending {
+  state: string;
+  expiresAt: number;
+  verifier: string | null;
+  url: string | null;
+}
+
+export type LoginEvent =
+  | { kind: 'required'; url: string }
+  | { kind: 'authorized' }
+  | { kind: 'failed'; why: string }
+  | { kind: 'logged_out' };
+
+/** A login is needed and no call can wait for it (a connect): the session waits, or the user logs in. */
+export class McpLoginRequired extends Error {
+  override name = 'McpLoginRequired';
+  constructor(
+    serverName: string,
+    readonly authorizationUrl: string | null,
+    why?: string,
+  ) {
+    super(why ?? `MCP server "${serverName}" needs you to log in: use "Log in" on the server`);
+  }
+}
+
+const joinScopes = (...lists: (string | undefined)[]): string | undefined => {
+  const all = new Set(lists.flatMap((s) => (s ?? '').split(' ')).filter((s) => s.length > 0));
+  return all.size > 0 ? [...all].join(' ') : undefined;
+};
+
+/**
+ * One server's OAuth login, shared by every session that uses the server: tokens (refreshed before they
+ * lapse), the SDK's flow on a 401 or a 403 `insufficient_scope` (discovery, registration, PKCE, `resource`),
+ * the login under way and its callback. Runs of the flow are one at a time.
+ */
+export class ServerOAuth {
+  private pending: Pending | null = null;
+  /** The login whose callback is being finished (its verifier is read by the SDK). */
+  private completing: Pending | null = null;
+  private discovery: OAuthDiscoveryState | undefined;
+  private challenge: Challenge = {};
+  /** Step-up: the refresh token cannot widen the scopes, so the next run asks the user. */
+  private forceLogin = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(event: LoginEvent) => void>();
+  private readonly provider: OAuthClientProvider;
+
+  constructor(private readonly opts: ServerOAuthOptions) {
+    this.provider = this.makeProvider();
+  }
+
+  get serverId(): string {
+    return this.opts.serverId;
+  }
+
+  get serverName(): string {
+    return this.opts.serverName;
+  }
+
+  get redirectUri(): string | null {
+    return this.opts.redirectUri;
+  }
+
+  /** The URL of the login waiting for the user, or null. */
+  get authorizationUrl(): string | null {
+    const p = this.pending;
+    return p?.url && p.expiresAt > Date.now() ? p.url : null;
+  }
+
+  get tokenStorage(): McpTokenStorage {
+    return this.opts.credentials.storage;
+  }
+
+  async loggedIn(): Promise<boolean> {
+    return (await this.storedTokens()) !== undefined;
+  }
+
+  onEvent(listener: (event: LoginEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The access token for the next request, refreshed first when it is about to expire; null without one. */
+  async accessToken(): Promise<string | null> {
+    const tokens = await this.storedTokens();
+    if (!tokens) return null;
+    const expiresAt =
+      tokens.expires_in === undefined
+        ? Number.POSITIVE_INFINITY
+        : tokens.obtained_at + tokens.expires_in * 1000;
+    if (tokens.refresh_token && Date.now() >= expiresAt - REFRESH_AHEAD_MS && !this.authorizationUrl) {
+      await this.runFlow({}).catch((err: unknown) =>
+        this.opts.logger.warn('mcp oauth refresh failed', { error: describe(err) }),
+      );
+      return (await this.storedTokens())?.access_token ?? null;
+    }
+    return tokens.access_token;
+  }
+
+  /**
+   * After a 401: tokens again without the user (a refresh) → 'authorized'; else a login is waiting for the
+   * user → 'login' (its URL in `authorizationUrl`).
+   */
+  async recover(challenge: Challenge): Promise<'authorized' | 'login'> {
+    this.refuseWithoutRedirect();
+    this.challenge = { ...this.challenge, ...challenge };
+    if (this.authorizationUrl) return 'login';
+    return (await this.runFlow({ scope: challenge.scope })) === 'AUTHORIZED' ? 'authorized' : 'login';
+  }
+
+  /** After a 403 `insufficient_scope`: a login asking for the scopes held and those the server named. */
+  async stepUp(challenge: Challenge): Promise<'login'> {
+    this.refuseWithoutRedirect();
+    this.challenge = { ...this.challenge, ...challenge };
+    const held = (await this.storedTokens())?.scope;
+    this.forceLogin = true;
+    await this.runFlow({ scope: joinScopes(held, challenge.scope) });
+    return 'login';
+  }
+
+  /** A login started by the user (Log in): the one waiting, or a new one. Returns its URL. */
+  async startLogin(): Promise<string> {
+    this.refuseWithoutRedirect();
+    const waiting = this.authorizationUrl;
+    if (waiting) return waiting;
+    this.forceLogin = true;
+    await this.runFlow({ scope: this.challenge.scope });
+    const url = this.authorizationUrl;
+    if (!url)
+      throw new Error(`the authorization server of MCP server "${this.opts.serverName}" gave no login URL`);
+    return url;
+  }
+
+  /**
+   * The callback of the login `state` names (LoginStates gave it to this server): exchanges the code, or
+   * records the authorization server's refusal. Throws an Error saying what went wrong.
+   */
+  async complete(state: string, answer: { code?: string; error?: string; errorDescription?: string }) {
+    const pending = this.pending;
+    if (!pending || pending.state !== state || pending.expiresAt <= Date.now()) {
+      throw new Error(
+        'this login is no longer waiting (a newer one replaced it, or it expired): start it again',
+      );
+    }
+    this.pending = null;
+    if (answer.error || !answer.code) {
+      const why = `the authorization server did not grant access (${answer.error ?? 'no code'}${answer.errorDescription ? `: ${answer.errorDescription}` : ''})`;
+      this.emit({ kind: 'failed', why });
+      throw new Error(why);
+    }
+    this.completing = pending;
+    try {
+      await this.runFlow({ code: answer.code });
+    } catch (err) {
+      const why = `the login could not be finished: ${describe(err)}`;
+      this.emit({ kind: 'failed', why });
+      throw new Error(why);
+    } finally {
+      this.completing = null;
+    }
+    this.emit({ kind: 'authorized' });
+  }
+
+  /** Log out: forgets the tokens and any login under way (the registered client is kept). */
+  async logout(): Promise<void> {
+    this.dropPending();
+    await this.opts.credentials.forget(this.opts.serverId, 'tokens');
+    this.emit({ kind: 'logged_out' });
+  }
+
+  /** The server is deleted or its settings changed: forgets everything of its login. */
+  async forgetAll(): Promise<void> {
+    this.dropPending();
+    await this.opts.credentials.forget(this.opts.serverId, 'all');
+  }
+
+  /** Resolves at the next successful login; rejects when it fails, on `signal`, or after `timeoutMs`. */
+  waitForLogin(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        stop();
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve();
+      };
+      const stop = this.onEvent((event) => {
+        if (event.kind === 'authorized') done();
+        else if (event.kind === 'failed')
+          done(new Error(`the login to MCP server "${this.opts.serverName}" failed: ${event.why}`));
+      });
+      const timer = setTimeout(
+        () =>
+          done(
+            new Error(
+              `no login to MCP server "${this.opts.serverName}" within ${Math.round(timeoutMs / 1000)} s`,
+            ),
+          ),
+        timeoutMs,
+      );
+      const onAbort = () =>
+        done(new Error(`waiting for the login to MCP server "${this.opts.serverName}" was cancelled`));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+    });
+  }
+
+  private refuseWithoutRedirect(): void {
+    if (!this.opts.redirectUri) {
+      throw new McpLoginRequired(
+        this.opts.serverName,
+        null,
+        `MCP server "${this.opts.serverName}" needs a login, ${this.opts.refusal ?? 'which cannot be done here'}`,
+      );
+    }
+  }
+
+  private dropPending(): void {
+    if (this.pending) this.opts.states.drop(this.pending.state);
+    this.pending = null;
+  }
+
+  private emit(event: LoginEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.opts.logger.warn('mcp oauth listener threw', { error: describe(err) });
+      }
+    }
+  }
+
+  /** One run of the SDK's flow at a time for this server (refreshes and logins must not cross). */
+  private runFlow(options: { scope?: string; code?: string }): Promise<'AUTHORIZED' | 'REDIRECT'> {
+    const run = async () => {
+      const scope = options.scope ?? joinScopes(...(this.opts.client.scopes ?? []));
+      const result = await auth(this.provider, {
+        serverUrl: this.opts.serverUrl,
+        ...(options.code !== undefined ? { authorizationCode: options.code } : {}),
+        ...(scope ? { scope } : {}),
+        ...(this.challenge.resourceMetadataUrl
+          ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl }
+          : {}),
+        fetchFn: this.opts.fetch,
+      });
+      if (result === 'REDIRECT' && this.pending?.url) this.emit({ kind: 'required', url: this.pending.url });
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async storedTokens() {
+    return this.opts.credentials.tokens(this.opts.serverId, this.opts.serverUrl);
+  }
+
+  private makeProvider(): OAuthClientProvider {
+    const { credentials, serverId, serverUrl, client } = this.opts;
+    const self = this;
+    return {
+      get redirectUrl() {
+        return self.opts.redirectUri ?? '';
+      },
+      ...(client.clientMetadataUrl ? { clientMetadataUrl: client.clientMetadataUrl } : {}),
+      get clientMetadata(): OAuthClientMetadata {
+        return {
+          client_name: 'Cairn',
+          redirect_uris: [self.opts.redirectUri ?? ''],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        };
+      },
+      state: () => {
+        this.dropPending();
+        const { state, expiresAt } = this.opts.states.issue(this);
+        this.pending = {
+          state,
+          expiresAt: Math.min(expiresAt, Date.now() + LOGIN_TTL_MS),
+          verifier: null,
+          url: null,
+        };
+        return state;
+      },
+      clientInformation: async (): Promise<OAuthClientInformationMixed | undefined> => {
+        if (client.clientId) {
+          return {
+            client_id: client.clientId,
+            ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+          };
+        }
+        const saved = await credentials.client(serverId, serverUrl);
+        // Registered for another redirect URI (the port changed): register again.
+        const uris = saved && 'redirect_uris' in saved ? saved.redirect_uris : undefined;
+        if (uris && !uris.includes(this.opts.redirectUri ?? '')) return undefined;
+        if (!saved) return undefined;
+        const { server_url: _url, ...info } = saved;
+        return info;
+      },
+      saveClientInformation: async (info) => {
+        if (!client.clientId) await credentials.saveClient(serverId, { ...info, server_url: serverUrl });
+      },
+      tokens: async (): Promise<OAuthTokens | undefined> => {
+        if (this.forceLogin) return undefined;
+        const saved = await this.storedTokens();
+        if (!saved) return undefined;
+        const { obtained_at: _at, server_url: _url, ...tokens } = saved;
+        return tokens;
+      },
+      saveTokens: async (tokens) => {
+        this.forceLogin = false;
+        await credentials.saveTokens(serverId, { ...tokens, obtained_at: Date.now(), server_url: serverUrl });
+      },
+      redirectToAuthorization: (url) => {
+        if (this.pending) this.pending.url = url.href;
+      },
+      saveCodeVerifier: (verifier) => {
+        if (this.pending) this.pending.verifier = verifier;
+      },
+      codeVerifier: () => {
+        const verifier = this.completing?.verifier;
+        if (!verifier) throw new Error('no login is being finished');
+        return verifier;
+      },
+      invalidateCredentials: async (scope) => {
+        if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
+        if (scope === 'tokens' || scope === 'all' || scope === 'client') {
+          await credentials.forget(serverId, scope === 'tokens' ? 'tokens' : 'all');
+        }
+      },
+      saveDiscoveryState: (state) => {
+        this.discovery = state;
+      },
+      discoveryState: () => this.discovery,
+    };
+  }
+}
