@@ -43,12 +43,6 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-interface Callback {
-  code?: string;
-  state?: string;
-  error?: string;
-}
-
 async function login(
   f: OAuthFixture,
   client: OAuthClientInformationMixed,
@@ -65,7 +59,10 @@ async function login(
   });
   const page = await followLogin(authorizationUrl.href);
   expect(page.url.startsWith(redirectUri)).toBe(true);
-  return { callback: JSON.parse(page.body) as Callback, codeVerifier };
+  return {
+    callback: JSON.parse(page.body) as { code?: string; state?: string; error?: string },
+    codeVerifier,
+  };
 }
 
 async function loginAndExchange(
@@ -85,14 +82,14 @@ async function loginAndExchange(
   });
 }
 
-async function whoami(f: OAuthFixture, token: string): Promise<{ client_id: string; scopes: string[] }> {
+async function callTool(f: OAuthFixture, token: string, name: string): Promise<Record<string, unknown>> {
   const client = new Client({ name: 'fixture-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(f.mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
   await client.connect(transport);
   try {
-    const result = (await client.callTool({ name: 'whoami', arguments: {} })) as {
+    const result = (await client.callTool({ name, arguments: {} })) as {
       content: { text: string }[];
     };
     return JSON.parse(result.content[0]!.text);
@@ -203,7 +200,7 @@ describe('dynamic registration, path-based PRM, scopes_supported', () => {
     // A code is good once.
     await expect(exchange({ resource: new URL(f.resource) })).rejects.toThrow(/authorization code/);
 
-    expect(await whoami(f, tokens.access_token)).toEqual({
+    expect(await callTool(f, tokens.access_token, 'whoami')).toEqual({
       client_id: client.client_id,
       scopes: ['mcp:read'],
     });
@@ -220,8 +217,7 @@ describe('dynamic registration, path-based PRM, scopes_supported', () => {
 
   it('grants the admin tool after step-up, unless stepUpAlways', async () => {
     const tokens = await loginAndExchange(f, client, meta, 'mcp:read admin');
-    // Past the step-up check, the transport wants a session: 400 "Initialize first" proves the 403 is gone.
-    expect((await rawPost(f, callAdmin, tokens.access_token)).status).toBe(400);
+    expect(await callTool(f, tokens.access_token, 'admin')).toEqual({ admin: 'ok' });
     f.behaviour.stepUpAlways = true;
     try {
       expect((await rawPost(f, callAdmin, tokens.access_token)).status).toBe(403);
@@ -250,7 +246,7 @@ describe('dynamic registration, path-based PRM, scopes_supported', () => {
       status: 200,
     });
     await expect(refresh(first.refresh_token!)).rejects.toThrow(/refresh token/);
-    expect(await whoami(f, second.access_token)).toMatchObject({ scopes: ['mcp:read'] });
+    expect(await callTool(f, second.access_token, 'whoami')).toMatchObject({ scopes: ['mcp:read'] });
     expect(f.requestsWithToken(first.access_token).map((r) => r.status)).toEqual([401]);
     expect(f.requestsWithToken(second.access_token).length).toBeGreaterThan(0);
     expect(f.tokensIssued().at(-1)).toMatchObject({
@@ -345,7 +341,10 @@ describe('pre-registered clients, root PRM not advertised, scope in the challeng
         client_id: c.client_id,
         auth_method_used: c.token_endpoint_auth_method,
       });
-      expect(await whoami(f, tokens.access_token)).toEqual({ client_id: c.client_id, scopes: ['mcp:read'] });
+      expect(await callTool(f, tokens.access_token, 'whoami')).toEqual({
+        client_id: c.client_id,
+        scopes: ['mcp:read'],
+      });
     }
     const basic = clients[1]!;
     const { callback, codeVerifier } = await login(f, basic, meta, 'mcp:read');
@@ -399,6 +398,9 @@ describe('OpenID Connect discovery only, client ID metadata documents', () => {
     const client = { client_id: `${target.url}/client.json` };
     const tokens = await loginAndExchange(f, client, meta);
     expect(f.clientMetadataFetches).toEqual([client.client_id]);
-    expect(await whoami(f, tokens.access_token)).toEqual({ client_id: client.client_id, scopes: [] });
+    expect(await callTool(f, tokens.access_token, 'whoami')).toEqual({
+      client_id: client.client_id,
+      scopes: [],
+    });
   });
 });
