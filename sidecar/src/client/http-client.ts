@@ -42,6 +42,7 @@ import {
   KernelVariableList,
   McpImportPreview,
   McpImportResult,
+  McpAuthorizeResult,
   McpServer,
   McpServerList,
   McpSessionStatus,
@@ -324,6 +325,12 @@ export class CairnClient {
   /** Write-only: a string sets a secret in the server's keychain, null removes it. */
   setMcpSecrets = (id: string, secrets: SetMcpSecretsRequest) =>
     this.request('PUT', `/api/mcp/servers/${enc(id)}/secrets`, McpServer, secrets);
+  /** Starts an OAuth login to the server outside a session (or gives the one waiting): open the URL. */
+  authorizeMcpServer = (id: string) =>
+    this.request('POST', `/api/mcp/servers/${enc(id)}/authorize`, McpAuthorizeResult);
+  /** Log out: forgets the server's OAuth tokens. */
+  logoutMcpServer = (id: string) =>
+    this.request('DELETE', `/api/mcp/servers/${enc(id)}/authorization`, McpServer);
   /** Starts or connects, runs initialize and tools/list only. */
   testMcpServer = (id: string) => this.request('POST', `/api/mcp/servers/${enc(id)}/test`, McpTestResult);
   /** Reads another app's config and previews it (no `confirm`). */
