@@ -262,7 +262,13 @@ function buildServices(store: Store, options: BuildOptions) {
       : null;
   const mcpOAuth = conversationOnly
     ? null
-    : new McpOAuthService({ keychain, env, logger: logger.child({ component: 'mcp' }) });
+    : new McpOAuthService({
+        keychain,
+        env,
+        logger: logger.child({ component: 'mcp' }),
+        // How long a turn (or a call) waits for the user to log in to an MCP server.
+        loginWaitMs: envInt(env.CAIRN_MCP_LOGIN_TIMEOUT_SEC, 600) * 1000,
+      });
   const mcpServers = mcpOAuth ? new McpConfigService(store, keychain, mcpOAuth) : null;
   // The runtime answers whether a session is running; it is built after the MCP sessions it serves.
   let runtime: AgentRuntime | null = null;

@@ -13,7 +13,7 @@ import type { Logger } from '../../log/logger';
 import type { McpTokenStorage } from '../../protocol/mcp';
 import { describe } from '../describe-error';
 import { LOGIN_TTL_MS, type LoginStates } from './login-states';
-import type { OAuthCredentials } from './oauth-credentials';
+import type { OAuthCredentials, StoredTokens } from './oauth-credentials';
 
 /** Refresh a token this long before it expires, so a request does not go out with one about to lapse. */
 export const REFRESH_AHEAD_MS = 60_000;
@@ -93,6 +93,7 @@ export class ServerOAuth {
   /** Step-up: the refresh token cannot widen the scopes, so the next run asks the user. */
   private forceLogin = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private refreshing: Promise<unknown> | null = null;
   private readonly listeners = new Set<(event: LoginEvent) => void>();
   private readonly provider: OAuthClientProvider;
 
@@ -135,17 +136,22 @@ export class ServerOAuth {
   async accessToken(): Promise<string | null> {
     const tokens = await this.storedTokens();
     if (!tokens) return null;
-    const expiresAt =
-      tokens.expires_in === undefined
-        ? Number.POSITIVE_INFINITY
-        : tokens.obtained_at + tokens.expires_in * 1000;
-    if (tokens.refresh_token && Date.now() >= expiresAt - REFRESH_AHEAD_MS && !this.authorizationUrl) {
-      await this.runFlow({}).catch((err: unknown) =>
-        this.opts.logger.warn('mcp oauth refresh failed', { error: describe(err) }),
-      );
-      return (await this.storedTokens())?.access_token ?? null;
-    }
-    return tokens.access_token;
+    if (!this.refreshDue(tokens)) return tokens.access_token;
+    // Requests that find it due at once share one refresh.
+    this.refreshing ??= this.runFlow({})
+      .catch((err: unknown) => this.opts.logger.warn('mcp oauth refresh failed', { error: describe(err) }))
+      .finally(() => {
+        this.refreshing = null;
+      });
+    await this.refreshing;
+    return (await this.storedTokens())?.access_token ?? null;
+  }
+
+  /** Within REFRESH_AHEAD_MS of expiry (half the lifetime for short-lived tokens), with a refresh token. */
+  private refreshDue(tokens: StoredTokens): boolean {
+    if (!tokens.refresh_token || tokens.expires_in === undefined || this.authorizationUrl) return false;
+    const lifetimeMs = tokens.expires_in * 1000;
+    return Date.now() >= tokens.obtained_at + lifetimeMs - Math.min(REFRESH_AHEAD_MS, lifetimeMs / 2);
   }
 
   /**
