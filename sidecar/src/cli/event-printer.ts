@@ -239,6 +239,11 @@ function mcpServerLine(event: Extract<CairnEvent, { type: 'mcp.server' }>): stri
       return `  ${name} is ready (${event.tools} tool${event.tools === 1 ? '' : 's'})`;
     case 'stopped':
       return `  ${name} stopped`;
+    case 'auth_required':
+      // The URL is the server's own (untrusted): hidden characters shown, not obeyed.
+      return event.authorization_url
+        ? `… ${name} waits for you to log in: open ${revealHidden(event.authorization_url).text}`
+        : `✗ ${name} needs a login: ${event.error ?? 'no reason given'}`;
     default:
       return `✗ ${name} ${event.state}: ${event.error ?? 'no reason given'}`;
   }

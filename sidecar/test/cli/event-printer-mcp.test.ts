@@ -33,4 +33,24 @@ describe('cairn run: MCP servers starting for a turn', () => {
     expect(err.text()).toContain('MCP server "github" is ready (12 tools)');
     expect(err.text()).toContain('✗ MCP server "github" failed: spawn npx ENOENT');
   });
+
+  it('says which server waits for a login, and where, with hidden characters shown', async () => {
+    const out = capture();
+    const err = capture();
+    const printer = new EventPrinter(false, out.stream, err.stream);
+    printer.print(
+      event('auth_required', {
+        authorization_url: 'https://auth.example.com/authorize?x=1\u202e',
+        error: 'needs a login',
+      }),
+    );
+    printer.print(event('auth_required', { authorization_url: null, error: 'logins are refused here' }));
+    printer.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(err.text()).toContain(
+      'MCP server "github" waits for you to log in: open https://auth.example.com/authorize?x=1',
+    );
+    expect(err.text()).not.toContain('\u202e');
+    expect(err.text()).toContain('✗ MCP server "github" needs a login: logins are refused here');
+  });
 });
