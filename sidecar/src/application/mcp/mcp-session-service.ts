@@ -3,11 +3,11 @@ import path from 'node:path';
 import { CairnError, notFound } from '../../errors';
 import type { Logger } from '../../log/logger';
 import { McpAuthRequiredError, McpConnection } from '../../mcp/mcp-connection';
+import type { LoginEvent } from '../../mcp/oauth/server-oauth';
 import { resolveServer } from '../../mcp/resolve-server';
 import { agentToolNames, nameOwner } from '../../mcp/tool-names';
-import type { McpConnectionState, McpLogLevel, McpSessionServer, McpSessionStatus } from '../../protocol';
+import type { McpLogLevel, McpSessionServer, McpSessionStatus } from '../../protocol';
 import type { Keychain } from '../../secrets/keychain';
-import type { McpServerRow } from '../../store/mcp-servers-repo';
 import type { Store } from '../../store/store';
 import { childEnv } from '../../tools/child-env';
 import { mcpAgentTool } from '../../tools/mcp-tool';
@@ -17,6 +17,7 @@ import type { SessionResource } from '../sessions/session-resources';
 import { McpLogRelay } from './mcp-log-relay';
 import type { McpOAuthService } from './mcp-oauth-service';
 import { mcpSecretAccount } from './mcp-secret-account';
+import { applyLoginEvent, type ServerSlot, waitForLogins } from './mcp-session-logins';
 
 export interface McpSessionServiceOptions {
   store: Store;
@@ -29,20 +30,6 @@ export interface McpSessionServiceOptions {
   logger: Logger;
   /** Whether a turn of the session runs now (a reset then waits for the next turn). */
   isSessionRunning: (sessionId: string) => boolean;
-}
-
-interface ServerSlot {
-  row: McpServerRow;
-  connection: McpConnection | null;
-  state: McpConnectionState | 'not_started';
-  error: string | null;
-  /** While `auth_required`: where the user logs in. */
-  authorizationUrl: string | null;
-  /** When it last turned `auth_required` (a login completed after that lets it connect at once). */
-  authRequiredAt: number;
-  /** Connected, but a call waits for a login (a step-up, or tokens that lapsed): `connected` again after. */
-  loginInCall: boolean;
-  stopWatching: (() => void) | null;
 }
 
 interface SessionServers {
@@ -314,11 +301,7 @@ export class McpSessionService implements ToolSource, SessionResource {
     });
   }
 
-  /**
-   * Before the turn's first model request: each server that needs a login is waited for (whatever
-   * block_on_failure says), then connected. Ended by the turn's cancel or the login wait; a server still
-   * without a login stays `auth_required` and the turn goes on without it (or stops, if it blocks).
-   */
+  /** Before the turn's first model request: the servers that need a login are waited for, then connected. */
   private async waitForLogins(
     sessionId: string,
     turnId: string,
@@ -326,46 +309,19 @@ export class McpSessionService implements ToolSource, SessionResource {
     projectRoot: string | null,
     signal?: AbortSignal,
   ): Promise<void> {
-    const waiting = session.slots.filter((s) => s.state === 'auth_required' && !s.connection);
-    if (waiting.length === 0) return;
+    if (!session.slots.some((s) => s.state === 'auth_required' && !s.connection)) return;
     const cwd = projectRoot ?? this.scratchDir(sessionId);
-    await Promise.all(
-      waiting.map(async (slot) => {
-        // A login that is refused, or a token refused right after it, is tried again once.
-        for (let round = 0; round < 2 && slot.state === 'auth_required' && !signal?.aborted; round++) {
-          try {
-            await this.options.oauth.waitForLogin(slot.row.id, slot.authRequiredAt, signal);
-          } catch (err) {
-            slot.error = `${err instanceof Error ? err.message : String(err)}; the turn went on without its tools`;
-            this.report(sessionId, turnId, slot);
-            return;
-          }
-          if (this.sessions.get(sessionId) !== session) return;
-          await this.connect(sessionId, turnId, slot, cwd, signal);
-        }
-      }),
-    );
+    await waitForLogins(session.slots, this.options.oauth, signal, {
+      report: (slot) => this.report(sessionId, turnId, slot),
+      connect: (slot) => this.connect(sessionId, turnId, slot, cwd, signal),
+      current: () => this.sessions.get(sessionId) === session,
+    });
   }
 
-  /** A login began or ended for a server: connected slots whose calls wait for it show it. */
-  private onLoginEvent(serverId: string, event: { kind: string; url?: string }): void {
+  private onLoginEvent(serverId: string, event: LoginEvent): void {
     for (const [sessionId, session] of this.sessions) {
       for (const slot of session.slots) {
-        if (slot.row.id !== serverId) continue;
-        if (event.kind === 'required' && slot.state === 'connected') {
-          slot.state = 'auth_required';
-          slot.loginInCall = true;
-          slot.authorizationUrl = event.url ?? null;
-          this.report(sessionId, null, slot);
-        } else if (event.kind === 'required' && slot.state === 'auth_required') {
-          slot.authorizationUrl = event.url ?? null;
-          this.report(sessionId, null, slot);
-        } else if (event.kind !== 'required' && slot.loginInCall) {
-          slot.loginInCall = false;
-          slot.state = slot.connection?.state ?? 'failed';
-          slot.authorizationUrl = null;
-          this.report(sessionId, null, slot);
-        }
+        if (slot.row.id === serverId && applyLoginEvent(slot, event)) this.report(sessionId, null, slot);
       }
     }
   }

@@ -9,6 +9,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { parseSecureUrl } from '../../config/secure-url';
 import type { Logger } from '../../log/logger';
 import type { McpTokenStorage } from '../../protocol/mcp';
 import { describe } from '../describe-error';
@@ -370,6 +371,13 @@ export class ServerOAuth {
         await credentials.saveTokens(serverId, { ...tokens, obtained_at: Date.now(), server_url: serverUrl });
       },
       redirectToAuthorization: (url) => {
+        // The user types credentials there: https, or plain http on this machine only.
+        if (parseSecureUrl(url.href).problem !== null) {
+          this.dropPending();
+          throw new Error(
+            `the authorization server's login page ${url.origin} is not https; Cairn does not send you there`,
+          );
+        }
         if (this.pending) this.pending.url = url.href;
       },
       saveCodeVerifier: (verifier) => {

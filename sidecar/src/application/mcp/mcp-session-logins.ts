@@ -1,0 +1,72 @@
+import type { McpConnection } from '../../mcp/mcp-connection';
+import type { LoginEvent } from '../../mcp/oauth/server-oauth';
+import type { McpConnectionState } from '../../protocol';
+import type { McpServerRow } from '../../store/mcp-servers-repo';
+import type { McpOAuthService } from './mcp-oauth-service';
+
+/** One server of a session: its connection and what the session panel shows of it. */
+export interface ServerSlot {
+  row: McpServerRow;
+  connection: McpConnection | null;
+  state: McpConnectionState | 'not_started';
+  error: string | null;
+  /** While `auth_required`: where the user logs in. */
+  authorizationUrl: string | null;
+  /** When it last turned `auth_required` (a login completed after that lets it connect at once). */
+  authRequiredAt: number;
+  /** Connected, but a call waits for a login (a step-up, or tokens that lapsed): `connected` again after. */
+  loginInCall: boolean;
+  stopWatching: (() => void) | null;
+}
+
+/**
+ * A login began or ended for the slot's server: a connected slot whose call waits for it shows
+ * `auth_required` meanwhile, and one waiting gets the new URL. Whether the slot changed.
+ */
+export function applyLoginEvent(slot: ServerSlot, event: LoginEvent): boolean {
+  if (event.kind === 'required') {
+    if (slot.state === 'connected') {
+      slot.state = 'auth_required';
+      slot.loginInCall = true;
+    } else if (slot.state !== 'auth_required') {
+      return false;
+    }
+    slot.authorizationUrl = event.url;
+    return true;
+  }
+  if (!slot.loginInCall) return false;
+  slot.loginInCall = false;
+  slot.state = slot.connection?.state ?? 'failed';
+  slot.authorizationUrl = null;
+  return true;
+}
+
+/**
+ * Each slot that needs a login is waited for (whatever block_on_failure says), then connected. Ended by the
+ * turn's cancel (`signal`) or the login wait; a server still without a login stays `auth_required` with the
+ * reason, and the turn goes on without it (or stops, if it blocks the session).
+ */
+export async function waitForLogins(
+  slots: ServerSlot[],
+  oauth: McpOAuthService,
+  signal: AbortSignal | undefined,
+  hooks: { report(slot: ServerSlot): void; connect(slot: ServerSlot): Promise<void>; current(): boolean },
+): Promise<void> {
+  const waiting = slots.filter((s) => s.state === 'auth_required' && !s.connection);
+  await Promise.all(
+    waiting.map(async (slot) => {
+      // A token refused right after a login gets one more login.
+      for (let round = 0; round < 2 && slot.state === 'auth_required' && !signal?.aborted; round++) {
+        try {
+          await oauth.waitForLogin(slot.row.id, slot.authRequiredAt, signal);
+        } catch (err) {
+          slot.error = `${err instanceof Error ? err.message : String(err)}; the turn went on without its tools`;
+          hooks.report(slot);
+          return;
+        }
+        if (!hooks.current()) return;
+        await hooks.connect(slot);
+      }
+    }),
+  );
+}
