@@ -68,7 +68,7 @@ describe('HTTP authentication', () => {
   });
   afterAll(async () => h?.close());
 
-  it('refuses every route without a token except health and the static page', async () => {
+  it('refuses every route without a token except health, the static page and the MCP login callback', async () => {
     const routes = h.server.server.routes;
     const keys = routes.map((r) => `${r.method} ${r.url}`);
     // The list must be the real router's, or this test would pass on nothing.
@@ -105,6 +105,10 @@ describe('HTTP authentication', () => {
       } else if (route.url === '/') {
         expect(res.status, label).toBe(200);
         expect(res.headers['content-type'], label).toMatch(/^text\/html/);
+      } else if (route.url === '/api/mcp/oauth/callback') {
+        // Public, for the browser coming back from a login: without a state Cairn issued it does nothing.
+        expect(res.status, label).toBe(400);
+        expect(res.headers['content-type'], label).toMatch(/^text\/html/);
       } else {
         // /api/ws included: a plain GET without an upgrade is an ordinary request and needs the token.
         expectUnauthorized(res, label);
@@ -112,7 +116,7 @@ describe('HTTP authentication', () => {
       }
     }
     expect(checked).toContain('GET /api/ws');
-    expect(checked.length).toBe(routes.length - 2);
+    expect(checked.length).toBe(routes.length - 3);
   });
 
   it('refuses unknown API paths without a token rather than revealing they do not exist', async () => {
