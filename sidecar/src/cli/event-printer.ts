@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { CairnEvent, KernelArtifact, KernelRichOutput, Question } from '../protocol';
 import { approvalLines } from './approval-text';
+import { mcpServerLine, progressLine } from './mcp-lines';
 import { hiddenWarning, revealHidden } from './reveal-hidden';
 
 type KernelEventOf<T extends CairnEvent['type']> = Extract<CairnEvent, { type: T }>;
@@ -81,6 +82,9 @@ export class EventPrinter {
         return;
       case 'mcp.server':
         this.note(mcpServerLine(event));
+        return;
+      case 'tool.progress':
+        this.note(progressLine(event));
         return;
       case 'fork.updated':
         this.note(`⑂ Fork ${event.fork.fork_id} (${event.fork.task}): ${event.fork.status}`);
@@ -230,21 +234,3 @@ function summarize(input: unknown): string {
 }
 
 /** An MCP server's progress in a line: starting, ready with its tools, or what went wrong. */
-function mcpServerLine(event: Extract<CairnEvent, { type: 'mcp.server' }>): string {
-  const name = `MCP server "${event.name}"`;
-  switch (event.state) {
-    case 'connecting':
-      return `… ${name} is starting`;
-    case 'connected':
-      return `  ${name} is ready (${event.tools} tool${event.tools === 1 ? '' : 's'})`;
-    case 'stopped':
-      return `  ${name} stopped`;
-    case 'auth_required':
-      // The URL is the server's own (untrusted): hidden characters shown, not obeyed.
-      return event.authorization_url
-        ? `… ${name} waits for you to log in: open ${revealHidden(event.authorization_url).text}`
-        : `✗ ${name} needs a login: ${event.error ?? 'no reason given'}`;
-    default:
-      return `✗ ${name} ${event.state}: ${event.error ?? 'no reason given'}`;
-  }
-}

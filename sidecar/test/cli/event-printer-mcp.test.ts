@@ -53,4 +53,19 @@ describe('cairn run: MCP servers starting for a turn', () => {
     expect(err.text()).not.toContain('\u202e');
     expect(err.text()).toContain('✗ MCP server "github" needs a login: logins are refused here');
   });
+
+  it('shows a running call’s progress on one line, the server’s message with hidden characters shown', async () => {
+    const out = capture();
+    const err = capture();
+    const printer = new EventPrinter(false, out.stream, err.stream);
+    const progress = (p: number, total: number | null, message: string | null) =>
+      ({ ...(event('x') as object), type: 'tool.progress', tool_call_id: 'tc_1', progress: p, total, message }) as CairnEvent;
+    printer.print(progress(3, 10, 'copying\nfiles\u202e'));
+    printer.print(progress(42, null, null));
+    printer.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(err.text()).toContain('… 3 of 10: copying files');
+    expect(err.text()).not.toContain('\u202e');
+    expect(err.text()).toContain('… 42 so far');
+  });
 });

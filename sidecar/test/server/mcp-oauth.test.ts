@@ -105,6 +105,35 @@ describe('MCP login (OAuth) through the sidecar', () => {
     expect((await h.api<McpServer>('GET', `/api/mcp/servers/${server.id}`)).body.logged_in).toBe(true);
   });
 
+  it('a call that needs a wider scope waits in its turn for the step-up login, then runs', async () => {
+    const { sessionId } = await h.newSession();
+    h.model.enqueue({ content: [{ type: 'text', text: 'ready' }] });
+    await h.waitForTurnEnd((await h.startTurn(sessionId, 'connect')).id);
+    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+    const admin = status.servers[0]!.tools.find((t) => t.name === 'admin')!.agent_name;
+    h.model.enqueue(
+      { content: [{ type: 'tool_use', name: admin, input: {} }] },
+      { content: [{ type: 'text', text: 'admin done' }] },
+    );
+    const turn = await h.startTurn(sessionId, 'use admin');
+    const waiting = (await h.waitForEvent(
+      sessionId,
+      (e) => e.type === 'mcp.server' && e.state === 'auth_required' && e.turn_id === turn.id,
+    )) as McpServerEvent;
+    expect(new URL(waiting.authorization_url!).searchParams.get('scope')?.split(' ').sort()).toEqual([
+      'admin',
+      'mcp',
+    ]);
+    expect((await followLogin(waiting.authorization_url!)).status).toBe(200);
+    expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+    const results = JSON.stringify(h.model.requests.at(-1)!.body);
+    // The tool's own answer reached the model ({"admin":"ok"}), not the server's refusal.
+    expect(results).toMatch(/admin\\*"\s*:\s*\\*"ok/);
+    expect(results).not.toMatch(/insufficient_scope/);
+    const after = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+    expect(after.servers[0]).toMatchObject({ state: 'connected', authorization_url: null });
+  });
+
   it('log out forgets the tokens; a changed endpoint forgets the login', async () => {
     const out = await h.api<McpServer>('DELETE', `/api/mcp/servers/${server.id}/authorization`);
     expect(out.status).toBe(200);

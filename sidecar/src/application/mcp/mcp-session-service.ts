@@ -321,7 +321,9 @@ export class McpSessionService implements ToolSource, SessionResource {
   private onLoginEvent(serverId: string, event: LoginEvent): void {
     for (const [sessionId, session] of this.sessions) {
       for (const slot of session.slots) {
-        if (slot.row.id === serverId && applyLoginEvent(slot, event)) this.report(sessionId, null, slot);
+        if (slot.row.id !== serverId || !applyLoginEvent(slot, event)) continue;
+        // A call of the running turn waits for this login: the turn's status line (and `cairn run`) say so.
+        this.report(sessionId, this.options.store.turns.running(sessionId)?.id ?? null, slot);
       }
     }
   }
