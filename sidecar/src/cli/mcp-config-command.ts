@@ -3,18 +3,19 @@ import { parseArgs } from 'node:util';
 import { CairnError } from '../errors';
 import { CreateMcpServerRequest, type McpServer } from '../protocol';
 import { BACKEND_FLAGS, withBackend } from './backend-session';
+import { authorizeMcpLogin } from './mcp-authorize';
 import type { HttpFrontDoor } from './serve-command';
 import { printJson, printTable } from './table';
 import { EXIT, UsageError } from './usage';
 
-const ACTIONS = ['list', 'add', 'enable', 'disable', 'test', 'delete'];
+const ACTIONS = ['list', 'add', 'enable', 'disable', 'test', 'authorize', 'delete'];
 
-/** `cairn config mcp list|add|enable|disable|test|delete`: the shapes of `/api/mcp/servers`. */
+/** `cairn config mcp list|add|enable|disable|test|authorize|delete`: the shapes of `/api/mcp/servers`. */
 export async function mcpConfigCommand(args: string[], http: HttpFrontDoor): Promise<number> {
   const [action, ...rest] = args;
   if (!ACTIONS.includes(action ?? '')) {
     throw new UsageError(
-      `Unknown action "${action ?? ''}": use list, add --file F, enable ID, disable ID, test ID or delete ID.`,
+      `Unknown action "${action ?? ''}": use list, add --file F, enable ID, disable ID, test ID, authorize ID or delete ID.`,
     );
   }
   const { values, positionals } = parseArgs({
@@ -37,7 +38,7 @@ export async function mcpConfigCommand(args: string[], http: HttpFrontDoor): Pro
   }
   const request = action === 'add' ? readServerFile(values.file!) : null;
   const out = process.stdout;
-  return withBackend(values, http, async ({ client }) => {
+  return withBackend(values, http, async ({ client, local }) => {
     switch (action) {
       case 'list': {
         const servers = await client.listMcpServers();
@@ -82,6 +83,8 @@ export async function mcpConfigCommand(args: string[], http: HttpFrontDoor): Pro
         }
         return EXIT.ok;
       }
+      case 'authorize':
+        return authorizeMcpLogin(client, id!, { json: values.json, out, err: process.stderr, local });
       default: {
         await client.deleteMcpServer(id!);
         out.write(`Deleted MCP server ${id}.\n`);

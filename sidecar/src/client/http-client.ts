@@ -319,6 +319,8 @@ export class CairnClient {
   /** A new MCP server; it starts disabled. Secret values go separately, through setMcpSecrets. */
   createMcpServer = (input: CreateMcpServerRequest) =>
     this.request('POST', '/api/mcp/servers', McpServer, input);
+  /** One server's config and login state (redirect_uri, authorization_url, logged_in). */
+  getMcpServer = (id: string) => this.request('GET', `/api/mcp/servers/${enc(id)}`, McpServer);
   updateMcpServer = (id: string, patch: UpdateMcpServerRequest) =>
     this.request('PATCH', `/api/mcp/servers/${enc(id)}`, McpServer, patch);
   deleteMcpServer = (id: string) => this.request('DELETE', `/api/mcp/servers/${enc(id)}`, null);

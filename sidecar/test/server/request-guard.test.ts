@@ -271,7 +271,9 @@ describe('one server with the UI built', () => {
 
   it('has the static wildcard route, so the checks below meet it', () => {
     const keys = server.server.routes.map((r) => `${r.method} ${r.url}`);
-    expect(keys).toEqual(expect.arrayContaining(['GET /*', 'HEAD /*', 'GET /api/health']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['GET /*', 'HEAD /*', 'GET /api/health', 'GET /api/mcp/oauth/callback']),
+    );
   });
 
   it('answers every /api/ path without a token with 401, known or not, for every method', async () => {
@@ -310,6 +312,26 @@ describe('one server with the UI built', () => {
     expect(script.status).toBe(200);
     expect(script.text).toBe('console.log(1);');
     expect((await send('HEAD', '/')).status).toBe(200);
+  });
+
+  it('keeps the MCP login callback public (the browser brings no token), and only its GET', async () => {
+    const res = await send('GET', '/api/mcp/oauth/callback?state=not-one-cairn-issued&code=x');
+    // Reached the route: an unknown state is refused by the page itself, not by the token check.
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.text).toContain('not one Cairn is waiting for');
+    for (const [method, target] of [
+      ['POST', '/api/mcp/oauth/callback'],
+      ['GET', '/api/mcp/oauth/callback/x'],
+      ['GET', '/api/mcp/oauth'],
+      ['GET', '/api/mcp/servers'],
+      ['POST', '/api/mcp/servers/x/authorize'],
+    ] as const) {
+      const refused = await send(method, target);
+      expect(refused.status, `${method} ${target}`).toBe(401);
+      expect(errorCode(refused), `${method} ${target}`).toBe('unauthorized');
+    }
   });
 
   it('refuses a WebSocket upgrade to an unknown /api/ path: 401 without a token, 404 with one', async () => {
