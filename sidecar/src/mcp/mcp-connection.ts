@@ -99,6 +99,9 @@ export class McpConnection {
   private readonly listeners = new Set<(state: McpConnectionState, error: string | null) => void>();
   private readonly logListeners = new Set<(level: McpLogLevel, data: unknown) => void>();
   private readonly toolListeners = new Set<(tools: readonly McpToolDef[]) => void>();
+  private readonly loginListeners = new Set<(url: string | null) => void>();
+  /** Calls waiting for the user to log in. */
+  private loginWaits = 0;
   private readonly relister: ToolRelister;
   private readonly calls = new Set<Call>();
   /** Calls whose tools/call has not gone out yet, in order; the outgoing message gives each its id. */
@@ -246,6 +249,12 @@ export class McpConnection {
     return () => this.toolListeners.delete(listener);
   }
 
+  /** Calls of this connection wait for the user to log in (`url`: where), or none does any more (null). */
+  onLoginWait(listener: (url: string | null) => void): () => void {
+    this.loginListeners.add(listener);
+    return () => this.loginListeners.delete(listener);
+  }
+
   /**
    * Resolves once the re-list under way or waiting has ended, so a call that changed the tools answers
    * after it; bounded (RELIST_LIMITS.settleMs) and ended by `signal`.
@@ -387,8 +396,15 @@ export class McpConnection {
     if (!call) return null;
     return {
       signal: call.controller.signal,
-      pause: () => call.deadline.pause(),
-      resume: () => call.deadline.resume(),
+      pause: () => {
+        call.deadline.pause();
+        this.loginWaits++;
+        this.emit(this.loginListeners, this.server.oauth?.authorizationUrl ?? null);
+      },
+      resume: () => {
+        call.deadline.resume();
+        if (--this.loginWaits === 0) this.emit(this.loginListeners, null);
+      },
     };
   }
 

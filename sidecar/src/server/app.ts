@@ -102,7 +102,7 @@ export async function buildServer(options: CairnServerOptions): Promise<CairnSer
 
   app.addHook('onSend', async (req, reply, payload) => {
     // The served UI may run only its own scripts and talk only to this server.
-    if (!req.url.startsWith('/api/')) reply.header('content-security-policy', PAGE_CSP);
+    if (!isApiPath(req.url)) reply.header('content-security-policy', PAGE_CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     // Browsers that reached this name over HTTPS keep to it; only sent where TLS really ends here.

@@ -59,7 +59,14 @@ describe('cairn run: MCP servers starting for a turn', () => {
     const err = capture();
     const printer = new EventPrinter(false, out.stream, err.stream);
     const progress = (p: number, total: number | null, message: string | null) =>
-      ({ ...(event('x') as object), type: 'tool.progress', tool_call_id: 'tc_1', progress: p, total, message }) as CairnEvent;
+      ({
+        ...(event('x') as object),
+        type: 'tool.progress',
+        tool_call_id: 'tc_1',
+        progress: p,
+        total,
+        message,
+      }) as CairnEvent;
     printer.print(progress(3, 10, 'copying\nfiles\u202e'));
     printer.print(progress(42, null, null));
     printer.end();

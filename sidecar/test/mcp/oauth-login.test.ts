@@ -1,8 +1,9 @@
 // Cairn's MCP login against a local authorization server and a protected MCP server built from the SDK's
 // server-side auth helpers (support/oauth-fixture.ts): discovery, registration, PKCE and `resource` (checked
 // by the server), scopes, token endpoint authentication, refresh, step-up and the callback's state rules.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpAuthRequiredError, McpCallError, type McpConnection } from '../../src/mcp/mcp-connection';
+import { listenOnLoopback } from '../support/loopback-server';
 import { followLogin } from './support/follow-login';
 import { type ClientBed, startClientBed } from './support/oauth-client-bed';
 import { type OAuthFixture, type OAuthFixtureOptions, startOAuthFixture } from './support/oauth-fixture';
@@ -136,8 +137,14 @@ describe('MCP login (OAuth) from a 401', () => {
       const tokens = of(fixture, 'token');
       expect(tokens.map((t) => t.auth_method_used)).toEqual([method]);
       expect(tokens[0]!.error).toBeNull();
-      // A pre-registered client is the config's: nothing of it goes to the keychain.
-      expect(bed.keychain.has('mcp-oauth:mcp_oauth_test:client')).toBe(false);
+      // The config keeps the client: the keychain holds only the authorization server it is bound to (its
+      // secret then goes to no other one), never the secret itself.
+      const binding = JSON.parse(bed.keychain.get('mcp-oauth:mcp_oauth_test:client')!);
+      expect(binding).toEqual({
+        client_id: `pre-${method}`,
+        issuer: fixture.asUrl,
+        server_url: fixture.mcpUrl,
+      });
     },
   );
 
@@ -197,12 +204,16 @@ describe('MCP login (OAuth) while connected', () => {
     expect(fresh.grant).toBe('refresh_token');
     expect(fixture.requestsWithToken(fresh.accessToken).some((r) => r.status === 200)).toBe(true);
 
-    // A token that expires within the minute is refreshed before it is sent: make the kept one 59 minutes old.
-    const account = 'mcp-oauth:mcp_oauth_test:tokens';
-    const kept = JSON.parse(bed.keychain.get(account)!) as { obtained_at: number };
-    bed.keychain.set(account, JSON.stringify({ ...kept, obtained_at: kept.obtained_at - 3_550_000 }));
+    // A token that expires within the minute is refreshed before it is sent: 59 minutes later (the clock
+    // only; timers run as they do).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3_550_000);
     const unrefused = fixture.mcpRequests.length;
-    await whoami(conn);
+    try {
+      await whoami(conn);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(refreshes()).toHaveLength(2);
     // Sent with the new token at once: no request was refused first.
     expect(fixture.mcpRequests.slice(unrefused).every((r) => r.status === 200 || r.status === 202)).toBe(
@@ -273,5 +284,70 @@ describe('MCP login (OAuth) while connected', () => {
     expect(
       fixture.mcpRequests.filter((r) => r.status === 200 && r.rpcMethods.includes('tools/call')),
     ).toHaveLength(0);
+  });
+
+  it('two calls that need the same wider scope share one login', async () => {
+    const { fixture, bed } = await setUp({ scopesSupported: ['mcp'] });
+    const conn = await logIn(bed, bed.row(fixture.mcpUrl));
+    const urls: string[] = [];
+    const first = new Promise<void>((resolve) => {
+      bed.oauth.onEvent((_id, e) => {
+        if (e.kind === 'required') {
+          urls.push(e.url);
+          resolve();
+        }
+      });
+    });
+    const calls = [conn.callTool('admin', {}), conn.callTool('admin', {})];
+    await first;
+    const page = await followLogin(urls[0]!);
+    expect(page.status, page.body).toBe(200);
+    for (const result of await Promise.all(calls)) expect(result.text).toContain('ok');
+    expect(new Set(urls).size).toBe(1);
+  });
+});
+
+describe('MCP login (OAuth) refused or bounded', () => {
+  it('where no callback can be taken, connecting says why at once and leaves no login waiting', async () => {
+    const { fixture, bed } = await setUp();
+    bed.oauth.setCallbackBase(null, 'because this is a test without a callback');
+    const err = await bed.connect(bed.row(fixture.mcpUrl)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpAuthRequiredError);
+    expect((err as McpAuthRequiredError).authorizationUrl).toBeNull();
+    expect((err as Error).message).toMatch(/needs a login, because this is a test without a callback/);
+    expect(of(fixture, 'authorize')).toHaveLength(0);
+  });
+
+  it('an authorization server answering too much is refused, naming the limit', async () => {
+    const bed = await startClientBed();
+    open.push(bed);
+    // Metadata as it should be; the registration's answer is 300 KiB.
+    const huge = await listenOnLoopback((req, res) => {
+      const json = (body: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        return json({ resource: `${huge.url}/mcp`, authorization_servers: [huge.url] });
+      }
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        return json({
+          issuer: huge.url,
+          authorization_endpoint: `${huge.url}/authorize`,
+          token_endpoint: `${huge.url}/token`,
+          registration_endpoint: `${huge.url}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        });
+      }
+      if (req.url === '/register') return json({ client_id: 'c', pad: 'x'.repeat(300 * 1024) });
+      res.writeHead(401, {
+        'www-authenticate': `Bearer resource_metadata="${huge.url}/.well-known/oauth-protected-resource/mcp"`,
+      });
+      res.end();
+    });
+    open.push(huge);
+    const err = await bed.connect(bed.row(`${huge.url}/mcp`)).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/over 256 KiB/);
   });
 });

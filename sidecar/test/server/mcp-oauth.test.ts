@@ -205,11 +205,36 @@ describe('MCP login (OAuth) through the sidecar', () => {
     expect(authorizeStdio.status).toBe(404);
   });
 
+  it('where logins are refused, a turn does not wait: the server says why at once', async () => {
+    const oauth = h.server.core.services.mcpOAuth();
+    oauth.setCallbackBase(null, 'which this test refuses');
+    try {
+      await h.api('DELETE', `/api/mcp/servers/${server.id}/authorization`);
+      const { sessionId } = await h.newSession();
+      h.model.enqueue({ content: [{ type: 'text', text: 'without it' }] });
+      const turn = await h.startTurn(sessionId, 'hello');
+      expect((await h.waitForTurnEnd(turn.id)).status).toBe('completed');
+      const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+      const shown = status.servers.find((s) => s.server_id === server.id)!;
+      expect(shown).toMatchObject({ state: 'auth_required', authorization_url: null });
+      expect(shown.error).toMatch(/needs a login, which this test refuses/);
+      const refused = await h.api<ErrorBody>('POST', `/api/mcp/servers/${server.id}/authorize`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/refused here: which this test refuses/);
+    } finally {
+      oauth.setCallbackBase(h.server.url);
+    }
+  });
+
   it('the callback is public and refuses a state it did not issue; everything else still asks for the token', async () => {
     const res = await fetch(`${h.server.url}/api/mcp/oauth/callback?state=forged&code=abc`);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(await res.text()).toMatch(/not one Cairn is waiting for/);
+    // However the path is spelled, the page keeps its own strict policy (not the app page's).
+    const spelled = await fetch(`${h.server.url}/%61pi/mcp/oauth/callback?state=forged`);
+    expect(spelled.status).toBe(400);
+    expect(spelled.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(
       (await fetch(`${h.server.url}/api/mcp/servers/${server.id}/authorize`, { method: 'POST' })).status,
     ).toBe(401);

@@ -319,7 +319,9 @@ describe('one server with the UI built', () => {
     // Reached the route: an unknown state is refused by the page itself, not by the token check.
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
     expect(res.text).toContain('not one Cairn is waiting for');
     for (const [method, target] of [
       ['POST', '/api/mcp/oauth/callback'],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { badRequest, CairnError } from '../../errors';
 import type { Logger } from '../../log/logger';
 import type { ResolvedMcpServer } from '../../mcp/mcp-connection';
@@ -40,7 +41,9 @@ export class McpOAuthService {
   private readonly states = new LoginStates<ServerOAuth>();
   private readonly credentials: OAuthCredentials;
   private callbackBase: string | null = null;
-  private refusal = "no Cairn server is listening for the login's callback";
+  // `cairn run` on a data directory serves no HTTP: nothing could take the login's callback.
+  private refusal =
+    "which cannot be finished here (nothing listens for the login's callback): log in first with `cairn config mcp authorize ID` or in the app, then run again";
   private readonly listeners = new Set<(serverId: string, event: LoginEvent) => void>();
   /** When each server last completed a login (for a waiter that started after it). */
   private readonly authorizedAt = new Map<string, number>();
@@ -133,6 +136,7 @@ export class McpOAuthService {
     const held = this.servers.get(serverId);
     this.servers.delete(serverId);
     held?.stop();
+    held?.oauth.abandon();
     if (held) await held.oauth.forgetAll();
     else await this.credentials.forget(serverId, 'all');
   }
@@ -161,10 +165,23 @@ export class McpOAuthService {
   }
 
   private forServer(row: McpServerRow, serverUrl: string, client: OAuthClientConfig): ServerOAuth {
-    const key = JSON.stringify([serverUrl, client, this.redirectUri]);
+    // What the login depends on; the secret only as a digest (the key is kept in memory, but need not hold it).
+    const secret = client.clientSecret
+      ? createHash('sha256').update(client.clientSecret).digest('hex')
+      : null;
+    const key = JSON.stringify([
+      row.config.name,
+      serverUrl,
+      { ...client, clientSecret: secret },
+      this.redirectUri,
+    ]);
     const held = this.servers.get(row.id);
     if (held?.key === key) return held.oauth;
-    held?.stop();
+    if (held) {
+      held.stop();
+      // Its login would finish on an object nobody listens to: it is dropped (the user starts it again).
+      held.oauth.abandon();
+    }
     const oauth = new ServerOAuth({
       serverId: row.id,
       serverName: row.config.name,
@@ -174,7 +191,7 @@ export class McpOAuthService {
       refusal: this.refusal,
       credentials: this.credentials,
       states: this.states,
-      fetch: oauthRequestFetch(),
+      fetch: oauthRequestFetch(serverUrl),
       logger: this.options.logger.child({ mcp_server: row.config.name }),
     });
     const stop = oauth.onEvent((event) => {

@@ -19,25 +19,28 @@ export interface ServerSlot {
   stopWatching: (() => void) | null;
 }
 
+/** A call of the slot's connection waits for a login (`url`), or none does any more (null). */
+export function applyCallLogin(slot: ServerSlot, url: string | null): void {
+  if (url !== null && slot.connection) {
+    slot.state = 'auth_required';
+    slot.loginInCall = true;
+    slot.authorizationUrl = url;
+  } else if (url === null && slot.loginInCall) {
+    slot.loginInCall = false;
+    slot.state = slot.connection?.state ?? 'failed';
+    slot.authorizationUrl = null;
+  }
+}
+
 /**
- * A login began or ended for the slot's server: a connected slot whose call waits for it shows
- * `auth_required` meanwhile, and one waiting gets the new URL. Whether the slot changed.
+ * A login of the slot's server began or ended elsewhere (Log in in settings, another session): a slot that
+ * waits for a login to connect shows its URL. Whether the slot changed.
  */
 export function applyLoginEvent(slot: ServerSlot, event: LoginEvent): boolean {
-  if (event.kind === 'required') {
-    if (slot.state === 'connected') {
-      slot.state = 'auth_required';
-      slot.loginInCall = true;
-    } else if (slot.state !== 'auth_required') {
-      return false;
-    }
-    slot.authorizationUrl = event.url;
-    return true;
-  }
-  if (!slot.loginInCall) return false;
-  slot.loginInCall = false;
-  slot.state = slot.connection?.state ?? 'failed';
-  slot.authorizationUrl = null;
+  if (slot.connection || slot.state !== 'auth_required') return false;
+  if (event.kind === 'required') slot.authorizationUrl = event.url;
+  else if (event.kind === 'authorized') slot.error = 'Logged in: it connects with the next message.';
+  else return false;
   return true;
 }
 
@@ -52,7 +55,8 @@ export async function waitForLogins(
   signal: AbortSignal | undefined,
   hooks: { report(slot: ServerSlot): void; connect(slot: ServerSlot): Promise<void>; current(): boolean },
 ): Promise<void> {
-  const waiting = slots.filter((s) => s.state === 'auth_required' && !s.connection);
+  // A server with no login to wait for (logins refused here: the reason is in its error) is not waited for.
+  const waiting = slots.filter((s) => s.state === 'auth_required' && !s.connection && s.authorizationUrl);
   await Promise.all(
     waiting.map(async (slot) => {
       // A token refused right after a login gets one more login.

@@ -17,7 +17,7 @@ import type { SessionResource } from '../sessions/session-resources';
 import { McpLogRelay } from './mcp-log-relay';
 import type { McpOAuthService } from './mcp-oauth-service';
 import { mcpSecretAccount } from './mcp-secret-account';
-import { applyLoginEvent, type ServerSlot, waitForLogins } from './mcp-session-logins';
+import { applyCallLogin, applyLoginEvent, type ServerSlot, waitForLogins } from './mcp-session-logins';
 
 export interface McpSessionServiceOptions {
   store: Store;
@@ -69,7 +69,9 @@ export class McpSessionService implements ToolSource, SessionResource {
     if (!session) return [];
     await this.waitForLogins(sessionId, turnId, session, projectRoot, signal);
     if (this.sessions.get(sessionId) !== session) return [];
-    const blocking = session.slots.filter((s) => s.row.config.block_on_failure && s.state !== 'connected');
+    const blocking = session.slots.filter(
+      (s) => s.row.config.block_on_failure && s.state !== 'connected' && !s.loginInCall,
+    );
     if (blocking.length > 0) {
       throw new CairnError(
         'mcp_unavailable',
@@ -204,7 +206,8 @@ export class McpSessionService implements ToolSource, SessionResource {
       const cwd = projectRoot ?? this.scratchDir(sessionId);
       await Promise.all(
         current.slots
-          .filter((s) => s.state !== 'connected')
+          // A connection whose call waits for a login is connected all the same.
+          .filter((s) => s.state !== 'connected' && !s.loginInCall)
           .map((s) => this.connect(sessionId, turnId, s, cwd, signal)),
       );
     })();
@@ -261,6 +264,11 @@ export class McpSessionService implements ToolSource, SessionResource {
           if (state !== 'stopped') this.report(sessionId, null, slot);
         }),
         connection.onLog((level, data) => relay.log(level, data)),
+        connection.onLoginWait((url) => {
+          applyCallLogin(slot, url);
+          // A call of the running turn waits: its status line (and `cairn run`) say which server, and where.
+          this.report(sessionId, this.options.store.turns.running(sessionId)?.id ?? null, slot);
+        }),
         connection.onToolsChange(() => {
           const session = this.sessions.get(sessionId);
           if (session?.slots.includes(slot)) session.toolsChanged = true;
@@ -309,7 +317,8 @@ export class McpSessionService implements ToolSource, SessionResource {
     projectRoot: string | null,
     signal?: AbortSignal,
   ): Promise<void> {
-    if (!session.slots.some((s) => s.state === 'auth_required' && !s.connection)) return;
+    if (!session.slots.some((s) => s.state === 'auth_required' && !s.connection && s.authorizationUrl))
+      return;
     const cwd = projectRoot ?? this.scratchDir(sessionId);
     await waitForLogins(session.slots, this.options.oauth, signal, {
       report: (slot) => this.report(sessionId, turnId, slot),
@@ -321,9 +330,7 @@ export class McpSessionService implements ToolSource, SessionResource {
   private onLoginEvent(serverId: string, event: LoginEvent): void {
     for (const [sessionId, session] of this.sessions) {
       for (const slot of session.slots) {
-        if (slot.row.id !== serverId || !applyLoginEvent(slot, event)) continue;
-        // A call of the running turn waits for this login: the turn's status line (and `cairn run`) say so.
-        this.report(sessionId, this.options.store.turns.running(sessionId)?.id ?? null, slot);
+        if (slot.row.id === serverId && applyLoginEvent(slot, event)) this.report(sessionId, null, slot);
       }
     }
   }
@@ -358,7 +365,7 @@ export class McpSessionService implements ToolSource, SessionResource {
     const names = this.names(session);
     // A server that crashed during the turn keeps its tools there (they say it is not connected).
     return session.slots.flatMap((slot) =>
-      (slot.state !== 'connected' && slot.state !== 'crashed') || !slot.connection
+      (slot.state !== 'connected' && slot.state !== 'crashed' && !slot.loginInCall) || !slot.connection
         ? []
         : slot.connection.tools
             .filter((def) => def.allowed)

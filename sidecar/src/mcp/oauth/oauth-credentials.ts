@@ -1,4 +1,5 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { CairnError } from '../../errors';
 import type { McpTokenStorage } from '../../protocol/mcp';
 import type { Keychain } from '../../secrets/keychain';
 import { registerSecret } from '../../secrets/known-secrets';
@@ -21,11 +22,12 @@ export const oauthAccount = (serverId: string, kind: Kind): string => `mcp-oauth
 /**
  * A server's OAuth tokens and registered client, kept in the OS keychain; in this process's memory only when
  * no keychain exists (`storage` says which). Never in SQLite or logs: each value read or written is registered
- * as a secret, so the log redacts it.
+ * as a secret, so the log redacts it. What was read is kept in memory too: every MCP request asks for it.
  */
 export class OAuthCredentials {
   private mode: McpTokenStorage = 'keychain';
-  private readonly memory = new Map<string, string>();
+  /** Values by account: a copy of the keychain's, or the only one without a keychain. */
+  private readonly memory = new Map<string, string | null>();
 
   constructor(private readonly keychain: Keychain) {}
 
@@ -59,26 +61,27 @@ export class OAuthCredentials {
     await this.write(oauthAccount(serverId, 'client'), client);
   }
 
-  /** Forgets the tokens (log out), or the registered client too. */
+  /** Forgets the tokens (log out), or the registered client too: in memory and in the keychain alike. */
   async forget(serverId: string, what: 'tokens' | 'all'): Promise<void> {
     const kinds: Kind[] = what === 'all' ? ['tokens', 'client'] : ['tokens'];
     for (const kind of kinds) {
       const account = oauthAccount(serverId, kind);
-      this.memory.delete(account);
-      if (this.mode === 'keychain') await this.keychain.delete(account).catch(() => false);
+      this.memory.set(account, null);
+      // Whatever the mode: an entry written before the keychain failed must not come back after a restart.
+      await this.keychain.delete(account).catch(() => false);
     }
   }
 
   private async read<T extends object>(account: string): Promise<T | undefined> {
-    let raw: string | null | undefined;
-    if (this.mode === 'keychain') {
+    let raw = this.memory.get(account);
+    if (raw === undefined && this.mode === 'keychain') {
       try {
         raw = await this.keychain.get(account);
-      } catch {
-        this.mode = 'memory';
+        this.memory.set(account, raw);
+      } catch (err) {
+        this.unavailable(err);
       }
     }
-    if (this.mode === 'memory') raw = this.memory.get(account);
     if (!raw) return undefined;
     try {
       return JSON.parse(raw) as T;
@@ -89,14 +92,18 @@ export class OAuthCredentials {
 
   private async write(account: string, value: object): Promise<void> {
     const raw = JSON.stringify(value);
-    if (this.mode === 'keychain') {
-      try {
-        await this.keychain.set(account, raw);
-        return;
-      } catch {
-        this.mode = 'memory';
-      }
-    }
     this.memory.set(account, raw);
+    if (this.mode === 'memory') return;
+    try {
+      await this.keychain.set(account, raw);
+    } catch (err) {
+      this.unavailable(err);
+    }
+  }
+
+  /** No keychain here: memory from now on. Another failure (a locked keychain) is thrown. */
+  private unavailable(err: unknown): void {
+    if (err instanceof CairnError && err.code === 'keychain_unavailable') this.mode = 'memory';
+    else throw err;
   }
 }

@@ -1,5 +1,6 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isLoopbackHost } from '../../config/loopback';
 import { parseSecureUrl } from '../../config/secure-url';
 import { McpLoginRequired, type ServerOAuth } from './server-oauth';
 
@@ -81,11 +82,60 @@ export function oauthFetch(base: FetchLike, oauth: ServerOAuth, hooks: OAuthFetc
   };
 }
 
+/** Limits on the authorization server's answers: a slow or huge one must not hold up or fill Cairn. */
+export const OAUTH_REQUEST_LIMITS = { timeoutMs: 15_000, bodyBytes: 256 * 1024 } as const;
+
+/** Statuses a Response may not be built with a body for. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** Loopback, private (RFC 1918, unique-local) and link-local addresses, written as IP literals or localhost. */
+function isInternalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isLoopbackHost(host) || host === '0.0.0.0' || host === '::') return true;
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
+  }
+  return /^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host);
+}
+
+/** A body read whole, up to `max` bytes (more is an error naming the limit). */
+async function boundedBody(response: Response, max: number): Promise<ArrayBuffer> {
+  const reader = response.body?.getReader();
+  if (!reader) return new ArrayBuffer(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw new Error(`the authorization server's answer is over ${max / 1024} KiB`);
+    }
+    chunks.push(value);
+  }
+  const buffer = new ArrayBuffer(total);
+  const body = new Uint8Array(buffer);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return buffer;
+}
+
 /**
- * fetch for discovery, registration and token requests: https, or plain http to this machine only (codes
- * and tokens would cross the network in the clear), and no redirect followed.
+ * fetch for discovery, registration and token requests to the places an MCP server's metadata names: https
+ * (plain http only to this machine: codes and tokens would cross the network in the clear), no redirect
+ * followed, an answer within OAUTH_REQUEST_LIMITS, and no address inside the network unless the MCP server
+ * itself is there (its metadata must not steer Cairn at services the user never named).
  */
-export function oauthRequestFetch(): FetchLike {
+export function oauthRequestFetch(serverUrl: string): FetchLike {
+  const serverInternal = isInternalHost(new URL(serverUrl).hostname);
   return async (input, init) => {
     const url = String(input);
     const checked = parseSecureUrl(url);
@@ -94,6 +144,28 @@ export function oauthRequestFetch(): FetchLike {
         `refusing the OAuth request to ${url}: it must be https (plain http only to this machine), without credentials`,
       );
     }
-    return fetch(input, { ...init, redirect: 'manual' });
+    if (!serverInternal && isInternalHost(checked.url.hostname)) {
+      throw new Error(
+        `refusing the OAuth request to ${checked.url.origin}: an MCP server outside this network named an address inside it`,
+      );
+    }
+    const timeout = AbortSignal.timeout(OAUTH_REQUEST_LIMITS.timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    try {
+      const response = await fetch(input, { ...init, redirect: 'manual', signal });
+      const body = await boundedBody(response, OAUTH_REQUEST_LIMITS.bodyBytes);
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (err) {
+      if (timeout.aborted) {
+        throw new Error(
+          `${checked.url.origin} did not answer within ${OAUTH_REQUEST_LIMITS.timeoutMs / 1000} s`,
+        );
+      }
+      throw err;
+    }
   };
 }

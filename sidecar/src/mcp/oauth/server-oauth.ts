@@ -8,6 +8,10 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  checkResourceAllowed,
+  resourceUrlFromServerUrl,
+} from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { parseSecureUrl } from '../../config/secure-url';
 import type { Logger } from '../../log/logger';
@@ -52,6 +56,8 @@ export interface ServerOAuthOptions {
 
 interface Pending {
   state: string;
+  /** The scopes this login asks for (a step-up that needs no more reuses it). */
+  scope: string | undefined;
   expiresAt: number;
   verifier: string | null;
   url: string | null;
@@ -75,6 +81,17 @@ export class McpLoginRequired extends Error {
   }
 }
 
+/** What an authorization server says is cut to this, before it reaches a message, a page or the log. */
+const MESSAGE_CHARS = 500;
+const cut = (text: string): string =>
+  text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}…` : text;
+
+/** Whether a login asking for `have` also grants `want`. */
+const covers = (have: string | undefined, want: string | undefined): boolean => {
+  const held = new Set((have ?? '').split(' '));
+  return (want ?? '').split(' ').every((s) => s === '' || held.has(s));
+};
+
 const joinScopes = (...lists: (string | undefined)[]): string | undefined => {
   const all = new Set(lists.flatMap((s) => (s ?? '').split(' ')).filter((s) => s.length > 0));
   return all.size > 0 ? [...all].join(' ') : undefined;
@@ -91,8 +108,12 @@ export class ServerOAuth {
   private completing: Pending | null = null;
   private discovery: OAuthDiscoveryState | undefined;
   private challenge: Challenge = {};
-  /** Step-up: the refresh token cannot widen the scopes, so the next run asks the user. */
+  /** Set for one run (a step-up, Log in): the refresh token cannot widen scopes, so the user is asked. */
   private forceLogin = false;
+  /** The scopes the run under way asks for (kept with its login). */
+  private runScope: string | undefined;
+  /** The scopes of the last login asked for: a token answer may omit what it grants. */
+  private requestedScope: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private refreshing: Promise<unknown> | null = null;
   private readonly listeners = new Set<(event: LoginEvent) => void>();
@@ -150,7 +171,7 @@ export class ServerOAuth {
 
   /** Within REFRESH_AHEAD_MS of expiry (half the lifetime for short-lived tokens), with a refresh token. */
   private refreshDue(tokens: StoredTokens): boolean {
-    if (!tokens.refresh_token || tokens.expires_in === undefined || this.authorizationUrl) return false;
+    if (!tokens.refresh_token || tokens.expires_in === undefined) return false;
     const lifetimeMs = tokens.expires_in * 1000;
     return Date.now() >= tokens.obtained_at + lifetimeMs - Math.min(REFRESH_AHEAD_MS, lifetimeMs / 2);
   }
@@ -162,7 +183,8 @@ export class ServerOAuth {
   async recover(challenge: Challenge): Promise<'authorized' | 'login'> {
     this.refuseWithoutRedirect();
     this.challenge = { ...this.challenge, ...challenge };
-    if (this.authorizationUrl) return 'login';
+    // A login already waits for the user and there is no refresh token to try: that login is the way.
+    if (this.authorizationUrl && !(await this.storedTokens())?.refresh_token) return 'login';
     return (await this.runFlow({ scope: challenge.scope })) === 'AUTHORIZED' ? 'authorized' : 'login';
   }
 
@@ -170,9 +192,9 @@ export class ServerOAuth {
   async stepUp(challenge: Challenge): Promise<'login'> {
     this.refuseWithoutRedirect();
     this.challenge = { ...this.challenge, ...challenge };
-    const held = (await this.storedTokens())?.scope;
-    this.forceLogin = true;
-    await this.runFlow({ scope: joinScopes(held, challenge.scope) });
+    const held = (await this.storedTokens())?.scope ?? this.requestedScope;
+    const wanted = joinScopes(held, challenge.scope);
+    await this.runFlow({ scope: wanted, fresh: true, share: true });
     return 'login';
   }
 
@@ -181,8 +203,7 @@ export class ServerOAuth {
     this.refuseWithoutRedirect();
     const waiting = this.authorizationUrl;
     if (waiting) return waiting;
-    this.forceLogin = true;
-    await this.runFlow({ scope: this.challenge.scope });
+    await this.runFlow({ scope: this.challenge.scope, fresh: true });
     const url = this.authorizationUrl;
     if (!url)
       throw new Error(`the authorization server of MCP server "${this.opts.serverName}" gave no login URL`);
@@ -224,6 +245,16 @@ export class ServerOAuth {
     this.dropPending();
     await this.opts.credentials.forget(this.opts.serverId, 'tokens');
     this.emit({ kind: 'logged_out' });
+  }
+
+  /** Replaced by another for changed settings: its login under way ends (its state is no longer taken). */
+  abandon(): void {
+    if (!this.pending) return;
+    this.dropPending();
+    this.emit({
+      kind: 'failed',
+      why: "the server's settings changed while the login was waiting: log in again",
+    });
   }
 
   /** The server is deleted or its settings changed: forgets everything of its login. */
@@ -288,19 +319,40 @@ export class ServerOAuth {
     }
   }
 
-  /** One run of the SDK's flow at a time for this server (refreshes and logins must not cross). */
-  private runFlow(options: { scope?: string; code?: string }): Promise<'AUTHORIZED' | 'REDIRECT'> {
-    const run = async () => {
-      const scope = options.scope ?? joinScopes(...(this.opts.client.scopes ?? []));
-      const result = await auth(this.provider, {
-        serverUrl: this.opts.serverUrl,
-        ...(options.code !== undefined ? { authorizationCode: options.code } : {}),
-        ...(scope ? { scope } : {}),
-        ...(this.challenge.resourceMetadataUrl
-          ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl }
-          : {}),
-        fetchFn: this.opts.fetch,
-      });
+  /**
+   * One run of the SDK's flow at a time for this server (refreshes and logins must not cross). Scopes: the
+   * server's configured ones, else those asked for (the challenge's), else the SDK's choice (the resource's
+   * scopes_supported). `fresh`: a new login even when a refresh token could be used.
+   */
+  private runFlow(options: {
+    scope?: string;
+    code?: string;
+    fresh?: boolean;
+    /** A login already waiting that asks for these scopes (or more) serves: its URL must stay valid. */
+    share?: boolean;
+  }): Promise<'AUTHORIZED' | 'REDIRECT'> {
+    const run = async (): Promise<'AUTHORIZED' | 'REDIRECT'> => {
+      const configured = joinScopes(...(this.opts.client.scopes ?? []));
+      const scope = options.fresh ? joinScopes(configured, options.scope) : (configured ?? options.scope);
+      if (options.share && this.authorizationUrl && covers(this.pending?.scope, scope)) return 'REDIRECT';
+      this.forceLogin = options.fresh === true;
+      this.runScope = scope;
+      let result: 'AUTHORIZED' | 'REDIRECT';
+      try {
+        result = await auth(this.provider, {
+          serverUrl: this.opts.serverUrl,
+          ...(options.code !== undefined ? { authorizationCode: options.code } : {}),
+          ...(scope ? { scope } : {}),
+          ...(this.challenge.resourceMetadataUrl
+            ? { resourceMetadataUrl: this.challenge.resourceMetadataUrl }
+            : {}),
+          fetchFn: this.opts.fetch,
+        });
+      } catch (err) {
+        throw new Error(cut(describe(err)), { cause: err });
+      } finally {
+        this.forceLogin = false;
+      }
       if (result === 'REDIRECT' && this.pending?.url) this.emit({ kind: 'required', url: this.pending.url });
       return result;
     };
@@ -333,8 +385,10 @@ export class ServerOAuth {
       state: () => {
         this.dropPending();
         const { state, expiresAt } = this.opts.states.issue(this);
+        this.requestedScope = this.runScope;
         this.pending = {
           state,
+          scope: this.runScope,
           expiresAt: Math.min(expiresAt, Date.now() + LOGIN_TTL_MS),
           verifier: null,
           url: null,
@@ -343,9 +397,14 @@ export class ServerOAuth {
       },
       clientInformation: async (): Promise<OAuthClientInformationMixed | undefined> => {
         if (client.clientId) {
+          // Bound to the authorization server of its first login: its secret goes to no other one the
+          // MCP server's metadata might name later (the SDK refuses to present it elsewhere).
+          const bound = await credentials.client(serverId, serverUrl);
+          const issuer = bound?.client_id === client.clientId ? bound.issuer : undefined;
           return {
             client_id: client.clientId,
             ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+            ...(issuer ? { issuer } : {}),
           };
         }
         const saved = await credentials.client(serverId, serverUrl);
@@ -356,9 +415,14 @@ export class ServerOAuth {
         const { server_url: _url, ...info } = saved;
         return info;
       },
-      saveClientInformation: async (info) => {
-        if (!client.clientId) await credentials.saveClient(serverId, { ...info, server_url: serverUrl });
-      },
+      // A pre-registered client is never replaced by a registration (the SDK then refuses another server).
+      ...(client.clientId
+        ? {}
+        : {
+            saveClientInformation: async (info: OAuthClientInformationMixed) => {
+              await credentials.saveClient(serverId, { ...info, server_url: serverUrl });
+            },
+          }),
       tokens: async (): Promise<OAuthTokens | undefined> => {
         if (this.forceLogin) return undefined;
         const saved = await this.storedTokens();
@@ -368,6 +432,14 @@ export class ServerOAuth {
       },
       saveTokens: async (tokens) => {
         this.forceLogin = false;
+        if (client.clientId && tokens.issuer) {
+          // The pre-registered client's binding: its id and the server that took it, never its secret.
+          await credentials.saveClient(serverId, {
+            client_id: client.clientId,
+            issuer: tokens.issuer,
+            server_url: serverUrl,
+          });
+        }
         await credentials.saveTokens(serverId, { ...tokens, obtained_at: Date.now(), server_url: serverUrl });
       },
       redirectToAuthorization: (url) => {
@@ -388,7 +460,21 @@ export class ServerOAuth {
         if (!verifier) throw new Error('no login is being finished');
         return verifier;
       },
+      validateResourceURL: async (url, resource) => {
+        // RFC 8707's `resource` always goes with the requests: the metadata's (when it names this server)
+        // or the server's own URL where it has no metadata.
+        const canonical = resourceUrlFromServerUrl(url);
+        if (!resource) return canonical;
+        if (!checkResourceAllowed({ requestedResource: canonical, configuredResource: resource })) {
+          throw new Error(
+            `the server's metadata names the resource ${cut(resource)}, which is not this server (${canonical.href})`,
+          );
+        }
+        return new URL(resource);
+      },
       invalidateCredentials: async (scope) => {
+        // A code that fails to exchange (late, replayed) must not log out the login that still works.
+        if (this.completing && scope === 'tokens') return;
         if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
         if (scope === 'tokens' || scope === 'all' || scope === 'client') {
           await credentials.forget(serverId, scope === 'tokens' ? 'tokens' : 'all');

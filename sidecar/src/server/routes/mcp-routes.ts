@@ -69,7 +69,10 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServerContext): voi
     return reply
       .code(outcome.ok ? 200 : 400)
       .type('text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      )
       .header('cache-control', 'no-store')
       .send(callbackPage(outcome));
   });
