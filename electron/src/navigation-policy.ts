@@ -58,7 +58,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 export function loginUrlToOpen(url: string): string | null {
   const parsed = parse(url);
-  if (!parsed || !parsed.hostname) return null;
+  if (!parsed?.hostname) return null;
   if (parsed.username !== '' || parsed.password !== '') return null;
   if (parsed.protocol === 'https:') return parsed.href;
   if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return parsed.href;
