@@ -92,6 +92,14 @@ describe('an HTTP server’s login in Settings', () => {
     const link = item.getByRole('link', { name: 'Open the login page' });
     expect(link.getAttribute('href')).toBe('https://auth.example.com/authorize?state=abc');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+
+    // Back from the browser, logged in: the list is read again and says so.
+    api.set(httpServer({ logged_in: true }));
+    fireEvent.focus(window);
+    await waitFor(() => expect(item.getByTestId('mcp-login-badge').textContent).toBe('logged in'));
+    await waitFor(() => expect(item.queryByText(/The login page opened/)).toBeNull());
+    expect(item.queryByRole('link')).toBeNull();
+    expect(item.getByRole('button', { name: 'Log out' })).toBeTruthy();
   });
 
   it('opens no login page that is not https (or http to this computer)', async () => {

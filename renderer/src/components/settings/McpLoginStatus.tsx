@@ -39,6 +39,11 @@ export function McpLoginStatus(props: {
     return () => window.removeEventListener('focus', onFocus);
   }, [waiting, onChanged]);
 
+  // Logged in meanwhile: the page and its link have done their part.
+  useEffect(() => {
+    if (server.logged_in) setState((s) => (s.kind === 'opened' ? { kind: 'idle' } : s));
+  }, [server.logged_in]);
+
   const open = async (url: string) => {
     try {
       setState((await openLoginPage(url, props.opener)) ? { kind: 'opened', url } : { kind: 'refused' });
