@@ -10,7 +10,7 @@ import {
 import type { HostAdapter, HostWindow } from './host-adapter';
 import { type HostPaths, hostPaths } from './host-paths';
 import { IPC_CHANNELS, type IpcChannel, isTrustedSender } from './ipc-policy';
-import { externalUrlToOpen } from './navigation-policy';
+import { externalUrlToOpen, loginUrlToOpen } from './navigation-policy';
 import { checkRemoteBackend, type RemoteBackendCheck } from './remote-backend-check';
 import { RemoteBackendStore } from './remote-backend-store';
 import { guardWindow } from './window-guards';
@@ -145,6 +145,16 @@ export class DesktopHost {
       if (!url)
         throw new Error(
           'Only http:// and https:// links without a user name or password open in the browser.',
+        );
+      await adapter.openExternal(url);
+    });
+    // An MCP server's login page: its own channel, so the stricter policy cannot be skipped by asking for a link.
+    handle(IPC_CHANNELS.openLoginUrl, async (raw) => {
+      const parsed = ExternalUrl.safeParse(raw);
+      const url = parsed.success ? loginUrlToOpen(parsed.data) : null;
+      if (!url)
+        throw new Error(
+          'A login page opens in the browser only over https:// (or http:// to this computer), without a user name or password in its address.',
         );
       await adapter.openExternal(url);
     });

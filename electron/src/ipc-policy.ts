@@ -7,6 +7,7 @@ export const IPC_CHANNELS = {
   clearRemoteBackend: 'cairn:clear-remote-backend',
   pickFolder: 'cairn:pick-folder',
   openExternal: 'cairn:open-external',
+  openLoginUrl: 'cairn:open-login-url',
   appVersion: 'cairn:app-version',
 } as const;
 

@@ -48,6 +48,23 @@ export function externalUrlToOpen(url: string): string | null {
   return parsed.href;
 }
 
+/** The hosts a plain-http login page may be on: this machine only (a local authorization server). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The MCP login page (an OAuth authorization URL from the backend) to hand to the system browser, or null:
+ * https anywhere, or plain http to this machine only, never with credentials in the URL. Stricter than a
+ * link: a login page asks for a password, so it must not travel in the clear across a network.
+ */
+export function loginUrlToOpen(url: string): string | null {
+  const parsed = parse(url);
+  if (!parsed?.hostname) return null;
+  if (parsed.username !== '' || parsed.password !== '') return null;
+  if (parsed.protocol === 'https:') return parsed.href;
+  if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return parsed.href;
+  return null;
+}
+
 /**
  * A frame is about to navigate (a link click, `location = …`). The app is a single page, so only
  * its own origin may load in the window; a web link goes to the browser instead.

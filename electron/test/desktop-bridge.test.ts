@@ -14,7 +14,7 @@ function recordingBridge(answer: unknown = undefined) {
 }
 
 describe('the preload bridge', () => {
-  it('exposes exactly the six functions, and nothing that could reach ipcRenderer', () => {
+  it('exposes exactly the seven functions, and nothing that could reach ipcRenderer', () => {
     const { bridge } = recordingBridge();
     expect(Object.keys(bridge).sort()).toEqual(
       [
@@ -22,6 +22,7 @@ describe('the preload bridge', () => {
         'clearRemoteBackend',
         'getBackend',
         'openExternal',
+        'openLoginUrl',
         'pickFolder',
         'setRemoteBackend',
       ].sort(),
@@ -35,6 +36,7 @@ describe('the preload bridge', () => {
     expect(await bridge.pickFolder()).toBe('answer');
     expect(await bridge.appVersion()).toBe('answer');
     await bridge.openExternal('https://example.com/');
+    await bridge.openLoginUrl('https://auth.example.com/authorize?x=1');
     await bridge.clearRemoteBackend();
     await bridge.setRemoteBackend({ url: 'https://cairn.example.com', token: 't' });
     expect(calls).toEqual([
@@ -42,6 +44,7 @@ describe('the preload bridge', () => {
       [IPC_CHANNELS.pickFolder],
       [IPC_CHANNELS.appVersion],
       [IPC_CHANNELS.openExternal, 'https://example.com/'],
+      [IPC_CHANNELS.openLoginUrl, 'https://auth.example.com/authorize?x=1'],
       [IPC_CHANNELS.clearRemoteBackend],
       [IPC_CHANNELS.setRemoteBackend, { url: 'https://cairn.example.com', token: 't' }],
     ]);
@@ -53,6 +56,7 @@ describe('the preload bridge', () => {
     expect(await bridge.setRemoteBackend(input)).toBeUndefined();
     expect(await bridge.clearRemoteBackend()).toBeUndefined();
     expect(await bridge.openExternal('https://a')).toBeUndefined();
+    expect(await bridge.openLoginUrl('https://a')).toBeUndefined();
     expect(calls[0]).toEqual([IPC_CHANNELS.setRemoteBackend, { url: 'https://a', token: 'b' }]);
   });
 });

@@ -125,6 +125,26 @@ describe('DesktopHost: instance, window, bridge and quit', () => {
     expect(adapter.opened).toEqual([]);
   });
 
+  it('opens a login page only over https, or http to this computer, on its own channel', async () => {
+    const { adapter, host } = setup();
+    await host.run();
+    for (const url of [
+      'http://auth.example.com/authorize',
+      'javascript:alert(1)',
+      'https://u:p@a.example/',
+      7,
+    ]) {
+      await expect(adapter.invoke(IPC_CHANNELS.openLoginUrl, [url])).rejects.toThrow(/only over https:\/\//);
+    }
+    expect(adapter.opened).toEqual([]);
+    await adapter.invoke(IPC_CHANNELS.openLoginUrl, ['https://auth.example.com/authorize?state=s']);
+    await adapter.invoke(IPC_CHANNELS.openLoginUrl, ['http://127.0.0.1:4100/authorize']);
+    expect(adapter.opened).toEqual([
+      'https://auth.example.com/authorize?state=s',
+      'http://127.0.0.1:4100/authorize',
+    ]);
+  });
+
   it('picks a folder with a dialog on the window, and answers the version', async () => {
     const { adapter, host } = setup();
     await host.run();

@@ -8,6 +8,7 @@ import {
   decideWindowOpen,
   externalUrlToOpen,
   isAppUrl,
+  loginUrlToOpen,
 } from '../src/navigation-policy';
 
 const LONG = `https://example.com/${'a'.repeat(9000)}`;
@@ -103,5 +104,48 @@ describe('navigation policy', () => {
 describe('the app origin', () => {
   it('is the one the sidecar allows (the preload cannot import the protocol, so the two are held equal here)', () => {
     expect(APP_ORIGIN).toBe(SIDECAR_APP_ORIGIN);
+  });
+});
+
+// [url, loginUrlToOpen]
+const LOGIN_TABLE: [string, string | null][] = [
+  [
+    'https://auth.example.com/authorize?client_id=c&state=s',
+    'https://auth.example.com/authorize?client_id=c&state=s',
+  ],
+  ['HTTPS://Auth.Example.com/a b', 'https://auth.example.com/a%20b'],
+  ['https://127.0.0.1:8443/authorize', 'https://127.0.0.1:8443/authorize'],
+  ['http://127.0.0.1:4100/authorize?x=1', 'http://127.0.0.1:4100/authorize?x=1'],
+  ['http://localhost:4100/authorize', 'http://localhost:4100/authorize'],
+  ['http://LOCALHOST/authorize', 'http://localhost/authorize'],
+  ['http://[::1]:4100/authorize', 'http://[::1]:4100/authorize'],
+  ['http://auth.example.com/authorize', null],
+  ['http://127.0.0.2/authorize', null],
+  ['http://localhost.evil.com/authorize', null],
+  ['http://127.0.0.1.evil.com/authorize', null],
+  ['http://10.0.0.5/authorize', null],
+  ['http://[::2]/authorize', null],
+  ['https://user:pass@auth.example.com/', null],
+  ['https://user@auth.example.com/', null],
+  ['http://user@127.0.0.1/authorize', null],
+  ['javascript:alert(1)', null],
+  ['file:///etc/passwd', null],
+  ['data:text/html,<script>alert(1)</script>', null],
+  ['app://cairn/', null],
+  ['ftp://auth.example.com/', null],
+  ['mailto:a@example.com', null],
+  ['https://', null],
+  ['', null],
+  [LONG, null],
+];
+
+describe('login page policy', () => {
+  it.each(LOGIN_TABLE)('%s opens as %s', (url, expected) => {
+    expect(loginUrlToOpen(url)).toBe(expected);
+  });
+
+  it('does not throw on values that are not strings', () => {
+    expect(loginUrlToOpen(undefined as unknown as string)).toBeNull();
+    expect(loginUrlToOpen({ toString: () => 'https://a.example/' } as unknown as string)).toBeNull();
   });
 });

@@ -116,7 +116,12 @@ export const TurnBlock = memo(function TurnBlock(props: {
       {streaming && (
         <span className="streaming-indicator" role="status" aria-label={t('transcript.working')} />
       )}
-      <TurnStatusLine turn={view.turn} onRetry={props.onRetry} onOpenSettings={props.onOpenSettings} />
+      <TurnStatusLine
+        turn={view.turn}
+        mcpLogins={view.mcpLogins}
+        onRetry={props.onRetry}
+        onOpenSettings={props.onOpenSettings}
+      />
       <TurnChanges turn={view.turn} client={props.client} revert={props.revert} />
       {!streaming && (
         <footer className="turn-footer">

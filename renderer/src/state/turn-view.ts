@@ -19,6 +19,7 @@ import {
 } from './compaction-item';
 import { applyContextEdit, type ContextEditItem, contextEditItem, isAgentEdit } from './context-edit-item';
 import { applyForkUpdate, type ForksItem, placeForks } from './fork-items';
+import { applyMcpLoginWait, type McpLoginWait } from './mcp-login-waits';
 import {
   addQuestionNested,
   addUnder,
@@ -74,6 +75,8 @@ export interface TurnView {
   items: TurnItem[];
   /** Which model response is streaming, so deltas land in the right blocks. */
   response: number;
+  /** MCP servers the running turn waits on for a login (its `mcp.server` events); absent when none. */
+  mcpLogins?: readonly McpLoginWait[];
 }
 
 /**
@@ -318,6 +321,8 @@ export function applyEvent(view: TurnView, event: CairnEvent): TurnView {
       );
     case 'fork.updated':
       return { ...view, items: applyForkUpdate(view.items, event.fork) };
+    case 'mcp.server':
+      return { ...view, mcpLogins: applyMcpLoginWait(view.mcpLogins ?? [], event) };
     case 'context.edited':
       return { ...view, items: applyContextEdit(view.items, event) };
     case 'question.required':

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CreateMcpServerRequest,
   MCP_BEARER_SECRET,
-  type McpServer,
+  MCP_OAUTH_CLIENT_SECRET,
   SetMcpSecretsRequest,
 } from '../../../sidecar/src/protocol';
 import {
@@ -12,35 +12,12 @@ import {
   type McpFormState,
   newRow,
   requestFromForm,
+  splitScopes,
   withoutSecrets,
 } from '../../src/components/mcp/mcp-form';
+import { mcpServer } from '../support/mcp-servers';
 
-function server(patch: Partial<McpServer> = {}): McpServer {
-  return {
-    id: 'srv1',
-    enabled: false,
-    name: 'everything',
-    transport: 'stdio',
-    command: 'node server.js stdio',
-    env: {},
-    url: null,
-    headers: {},
-    bearer_token: null,
-    oauth: null,
-    allow_tools: null,
-    deny_tools: [],
-    startup_timeout_sec: 30,
-    tool_timeout_sec: 120,
-    block_on_failure: false,
-    redirect_uri: null,
-    authorization_url: null,
-    logged_in: false,
-    token_storage: 'keychain',
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    ...patch,
-  };
-}
+const server = mcpServer;
 
 function ok(form: McpFormState) {
   const result = requestFromForm(form);
@@ -183,5 +160,133 @@ describe('MCP server form → request', () => {
   it('drops blank rows and masks typed secrets in messages', () => {
     expect(ok({ ...emptyForm(), name: 'a', command: 'x', env: [newRow()] }).request.env).toEqual({});
     expect(withoutSecrets('bad value s3cret here', { A: 's3cret', B: null })).toBe('bad value ••• here');
+  });
+});
+
+describe('MCP server form → OAuth settings', () => {
+  const http = (patch: Partial<McpFormState> = {}): McpFormState => ({
+    ...emptyForm(),
+    name: 'remote',
+    transport: 'streamable_http',
+    url: 'https://mcp.example.com/mcp',
+    ...patch,
+  });
+  const oauth = (patch: Partial<McpFormState['oauth']>) => ({ ...emptyForm().oauth, ...patch });
+
+  it('sends null when nothing is set (Cairn registers itself), and never for a stdio server', () => {
+    expect(ok(http()).request.oauth).toBeNull();
+    const stdio = ok({ ...emptyForm(), name: 'a', command: 'x', oauth: oauth({ clientId: 'left-over' }) });
+    expect(stdio.request.oauth).toBeNull();
+  });
+
+  it('sends a pre-registered client with its secret apart, scopes split on spaces and commas', () => {
+    const { request, secrets } = ok(
+      http({
+        oauth: oauth({
+          clientId: ' cairn-app ',
+          clientSecret: { kind: 'secret', value: 'cs-123', hasValue: false, remove: false },
+          scopes: 'mcp:read, mcp:write\nmcp:read  openid',
+          metadataUrl: ' https://cairn.example.com/oauth/client.json ',
+        }),
+      }),
+    );
+    expect(request.oauth).toEqual({
+      client_id: 'cairn-app',
+      client_secret: { secret: true },
+      scopes: ['mcp:read', 'mcp:write', 'openid'],
+      client_metadata_url: 'https://cairn.example.com/oauth/client.json',
+    });
+    expect(secrets).toEqual({ [MCP_OAUTH_CLIENT_SECRET]: 'cs-123' });
+    expect(JSON.stringify(request)).not.toContain('cs-123');
+    expect(splitScopes(' a,,b  a ')).toEqual(['a', 'b']);
+  });
+
+  it('takes a client secret as a literal or an env reference too', () => {
+    const literal = ok(
+      http({
+        oauth: oauth({
+          clientId: 'c',
+          clientSecret: { kind: 'text', value: 'plain', hasValue: false, remove: false },
+        }),
+      }),
+    );
+    expect(literal.request.oauth).toEqual({ client_id: 'c', client_secret: 'plain' });
+    expect(literal.secrets).toEqual({});
+    const env = ok(
+      http({
+        oauth: oauth({
+          clientId: 'c',
+          clientSecret: { kind: 'env', value: ' CLIENT_SECRET ', hasValue: false, remove: false },
+        }),
+      }),
+    );
+    expect(env.request.oauth).toEqual({ client_id: 'c', client_secret: { env: 'CLIENT_SECRET' } });
+  });
+
+  it('round-trips saved OAuth settings: a saved secret is kept unless replaced or removed', () => {
+    const saved = server({
+      transport: 'streamable_http',
+      command: null,
+      url: 'https://mcp.example.com/mcp',
+      oauth: {
+        client_id: 'cairn-app',
+        client_secret: { secret: true, has_value: true },
+        scopes: ['mcp:read', 'mcp:write'],
+        client_metadata_url: 'https://cairn.example.com/client.json',
+      },
+    });
+    const form = formFromServer(saved);
+    expect(form.oauth).toEqual({
+      clientId: 'cairn-app',
+      clientSecret: { kind: 'secret', value: '', hasValue: true, remove: false },
+      scopes: 'mcp:read mcp:write',
+      metadataUrl: 'https://cairn.example.com/client.json',
+    });
+    const kept = ok(form);
+    expect(kept.request.oauth).toEqual({
+      client_id: 'cairn-app',
+      client_secret: { secret: true },
+      scopes: ['mcp:read', 'mcp:write'],
+      client_metadata_url: 'https://cairn.example.com/client.json',
+    });
+    expect(kept.secrets).toEqual({});
+    const removing = {
+      ...form,
+      oauth: { ...form.oauth, clientSecret: { ...form.oauth.clientSecret, remove: true } },
+    };
+    expect(ok(removing).secrets).toEqual({ [MCP_OAUTH_CLIENT_SECRET]: null });
+    expect(formFromServer(server({ oauth: null })).oauth).toEqual(emptyForm().oauth);
+  });
+
+  it('refuses a secret without a client, a bad env name, a bad scope and a metadata URL that is not https', () => {
+    const errorOf = (form: McpFormState) => {
+      const result = requestFromForm(form);
+      return result.ok ? null : result.errors;
+    };
+    expect(
+      errorOf(
+        http({
+          oauth: oauth({ clientSecret: { kind: 'secret', value: 'x', hasValue: false, remove: false } }),
+        }),
+      )?.oauthClientSecret?.key,
+    ).toBe('mcp.form.error.oauthSecretNoClient');
+    expect(
+      errorOf(
+        http({
+          oauth: oauth({
+            clientId: 'c',
+            clientSecret: { kind: 'env', value: 'not a var', hasValue: false, remove: false },
+          }),
+        }),
+      )?.oauthClientSecret?.key,
+    ).toBe('mcp.form.error.oauthSecretEnv');
+    expect(errorOf(http({ oauth: oauth({ scopes: 'read "write"' }) }))?.oauthScopes).toEqual({
+      key: 'mcp.form.error.oauthScope',
+      params: { scope: '"write"' },
+    });
+    for (const url of ['http://cairn.example.com/client.json', 'https://cairn.example.com/', 'not a url'])
+      expect(errorOf(http({ oauth: oauth({ metadataUrl: url }) }))?.oauthMetadataUrl?.key).toBe(
+        'mcp.form.error.oauthMetadataUrl',
+      );
   });
 });

@@ -5,6 +5,7 @@ import { useT } from '../../i18n/i18n';
 import { applyMcpLog, type McpLogs } from '../../state/mcp-logs';
 import type { EventSource } from '../../state/session-controller';
 import { McpServerLogs } from './McpServerLogs';
+import { McpSessionLogin } from './McpSessionLogin';
 import '../../i18n/messages/mcp';
 
 /** Pages of the journal's `mcp.log` events: each panel shows its servers' latest from them. */
@@ -36,6 +37,8 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
   const t = useT();
   const [status, setStatus] = useState<McpSessionStatus | null>(null);
   const [logs, setLogs] = useState<McpLogs>({});
+  // Each server's login page from its latest `mcp.server` event, for when the status read lags behind it.
+  const [loginUrls, setLoginUrls] = useState<Readonly<Record<string, string | null>>>({});
   const [hidden, setHidden] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [resetting, setResetting] = useState(false);
@@ -61,6 +64,8 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
     alive.current = true;
     void load();
     const off = source.listen((event) => {
+      if (event.type === 'mcp.server')
+        setLoginUrls((urls) => ({ ...urls, [event.server_id]: event.authorization_url }));
       if (event.type.startsWith('turn.') || event.type === 'mcp.server') void load();
       else if (event.type === 'mcp.log') setLogs((current) => applyMcpLog(current, event));
     });
@@ -133,6 +138,14 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
                   {t(`mcp.state.${server.state}`)}
                 </span>
               </div>
+              {server.state === 'auth_required' && (
+                <McpSessionLogin
+                  client={client}
+                  serverId={server.server_id}
+                  name={server.name}
+                  authorizationUrl={server.authorization_url ?? loginUrls[server.server_id] ?? null}
+                />
+              )}
               {server.error && <p className="error-text mcp-session-error">{server.error}</p>}
               <McpServerLogs name={server.name} lines={logs[server.server_id] ?? []} />
               {server.tools.length > 0 && (

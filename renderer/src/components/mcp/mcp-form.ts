@@ -4,6 +4,9 @@ import {
   MCP_DEFAULTS,
   MCP_ENV_NAME,
   MCP_HEADER_NAME,
+  MCP_OAUTH_CLIENT_SECRET,
+  type McpOAuth,
+  type McpOAuthInput,
   type McpServer,
   type McpTransport,
   type McpValue,
@@ -36,6 +39,18 @@ export interface BearerField {
   remove: boolean;
 }
 
+/** How Cairn logs in to an HTTP server that asks for it (all optional: empty is Cairn's defaults). */
+export interface OAuthFields {
+  /** A client registered beforehand with the authorization server. */
+  clientId: string;
+  /** That client's secret, given like the bearer token; a secret is set as `oauth_client_secret`. */
+  clientSecret: BearerField;
+  /** Scopes separated by spaces or commas. */
+  scopes: string;
+  /** Where Cairn's client metadata document is published (an https URL with a path). */
+  metadataUrl: string;
+}
+
 export interface McpFormState {
   name: string;
   transport: McpTransport;
@@ -44,6 +59,7 @@ export interface McpFormState {
   url: string;
   headers: ValueRow[];
   bearer: BearerField;
+  oauth: OAuthFields;
   startupTimeout: string;
   toolTimeout: string;
   /** Tool names, comma or newline separated; empty means every tool unless `allowNone`. */
@@ -61,6 +77,9 @@ export type McpFormField =
   | 'env'
   | 'headers'
   | 'bearer'
+  | 'oauthClientSecret'
+  | 'oauthScopes'
+  | 'oauthMetadataUrl'
   | 'startupTimeout'
   | 'toolTimeout';
 
@@ -86,6 +105,12 @@ export function newRow(kind: ValueKind = 'text'): ValueRow {
   return { key: `row-${rowCounter}`, name: '', kind, value: '', hasValue: false, remove: false };
 }
 
+const NO_VALUE: BearerField = { kind: 'none', value: '', hasValue: false, remove: false };
+
+export function emptyOAuth(): OAuthFields {
+  return { clientId: '', clientSecret: { ...NO_VALUE }, scopes: '', metadataUrl: '' };
+}
+
 export function emptyForm(): McpFormState {
   return {
     name: '',
@@ -94,7 +119,8 @@ export function emptyForm(): McpFormState {
     env: [],
     url: '',
     headers: [],
-    bearer: { kind: 'none', value: '', hasValue: false, remove: false },
+    bearer: { ...NO_VALUE },
+    oauth: emptyOAuth(),
     startupTimeout: String(MCP_DEFAULTS.startup_timeout_sec),
     toolTimeout: String(MCP_DEFAULTS.tool_timeout_sec),
     allowTools: '',
@@ -113,9 +139,25 @@ function rowFrom(name: string, value: McpValue): ValueRow {
   return { ...row, kind: 'secret', value: '', hasValue: value.has_value };
 }
 
+/** An optional value (the bearer token, a client secret) as its field; a secret's value is never filled in. */
+function optionalField(value: McpValue | null | undefined): BearerField {
+  if (value === null || value === undefined) return { ...NO_VALUE };
+  const { kind, value: text, hasValue } = rowFrom('', value);
+  return { kind, value: text, hasValue, remove: false };
+}
+
+function oauthFromServer(oauth: McpOAuth | null): OAuthFields {
+  if (oauth === null) return emptyOAuth();
+  return {
+    clientId: oauth.client_id ?? '',
+    clientSecret: optionalField(oauth.client_secret),
+    scopes: (oauth.scopes ?? []).join(' '),
+    metadataUrl: oauth.client_metadata_url ?? '',
+  };
+}
+
 /** The form for editing a saved server. */
 export function formFromServer(server: McpServer): McpFormState {
-  const bearer = server.bearer_token;
   return {
     name: server.name,
     transport: server.transport,
@@ -123,10 +165,8 @@ export function formFromServer(server: McpServer): McpFormState {
     env: Object.entries(server.env).map(([name, value]) => rowFrom(name, value)),
     url: server.url ?? '',
     headers: Object.entries(server.headers).map(([name, value]) => rowFrom(name, value)),
-    bearer:
-      bearer === null
-        ? { kind: 'none', value: '', hasValue: false, remove: false }
-        : (({ kind, value, hasValue }) => ({ kind, value, hasValue, remove: false }))(rowFrom('', bearer)),
+    bearer: optionalField(server.bearer_token),
+    oauth: oauthFromServer(server.oauth),
     startupTimeout: String(server.startup_timeout_sec),
     toolTimeout: String(server.tool_timeout_sec),
     allowTools: (server.allow_tools ?? []).join(', '),
@@ -196,6 +236,54 @@ function rowsToRecord(
   return { record };
 }
 
+/** An OAuth scope token (RFC 6749 §3.3), as the server checks it. */
+const OAUTH_SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/;
+
+/** Scopes from a space- or comma-separated field, each once. */
+export function splitScopes(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter((s) => s !== ''))];
+}
+
+function isHttpsUrlWithPath(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' && url.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The `oauth` part of the request (null when every field is empty: Cairn's defaults). */
+function oauthRequest(
+  fields: OAuthFields,
+  secrets: SetMcpSecretsRequest,
+  errors: Partial<Record<McpFormField, FormError>>,
+): McpOAuthInput | null {
+  const oauth: McpOAuthInput = {};
+  const clientId = fields.clientId.trim();
+  if (clientId !== '') oauth.client_id = clientId;
+  const secret = fields.clientSecret;
+  if (secret.kind !== 'none') {
+    if (clientId === '') errors.oauthClientSecret = { key: 'mcp.form.error.oauthSecretNoClient' };
+    else if (secret.kind === 'env' && !MCP_ENV_NAME.test(secret.value.trim()))
+      errors.oauthClientSecret = { key: 'mcp.form.error.oauthSecretEnv' };
+    else {
+      oauth.client_secret = valueInput(secret.kind, secret.value);
+      secretChange(secrets, MCP_OAUTH_CLIENT_SECRET, secret);
+    }
+  }
+  const scopes = splitScopes(fields.scopes);
+  const bad = scopes.find((scope) => !OAUTH_SCOPE.test(scope));
+  if (bad !== undefined) errors.oauthScopes = { key: 'mcp.form.error.oauthScope', params: { scope: bad } };
+  else if (scopes.length > 100) errors.oauthScopes = { key: 'mcp.form.error.oauthScopeCount' };
+  else if (scopes.length > 0) oauth.scopes = scopes;
+  const metadataUrl = fields.metadataUrl.trim();
+  if (metadataUrl !== '' && !isHttpsUrlWithPath(metadataUrl))
+    errors.oauthMetadataUrl = { key: 'mcp.form.error.oauthMetadataUrl' };
+  else if (metadataUrl !== '') oauth.client_metadata_url = metadataUrl;
+  return Object.keys(oauth).length > 0 ? oauth : null;
+}
+
 function timeout(text: string, max: number): number | null {
   const n = Number(text.trim());
   return text.trim() !== '' && Number.isFinite(n) && n > 0 && n <= max ? n : null;
@@ -237,6 +325,8 @@ export function requestFromForm(form: McpFormState): McpFormResult {
     }
   }
 
+  const oauth = stdio ? null : oauthRequest(form.oauth, secrets, errors);
+
   const startup = timeout(form.startupTimeout, 600);
   if (startup === null) errors.startupTimeout = { key: 'mcp.form.error.timeout', params: { max: '600' } };
   const tool = timeout(form.toolTimeout, 3600);
@@ -254,6 +344,7 @@ export function requestFromForm(form: McpFormState): McpFormResult {
         url: stdio ? null : form.url.trim(),
         headers,
         bearer_token: bearer,
+        oauth,
         allow_tools: allowListOf(form),
         deny_tools: splitNames(form.denyTools),
         startup_timeout_sec: startup,

@@ -55,6 +55,8 @@ export function McpSection({ client }: { client: CairnClient }) {
     }
   };
 
+  const onChanged = useCallback(() => void reload(), [reload]);
+
   const closeForm = () => {
     setEditing(null);
     void reload();
@@ -130,6 +132,7 @@ export function McpSection({ client }: { client: CairnClient }) {
                 onToggle={(enabled) => void act(server, () => client.updateMcpServer(server.id, { enabled }))}
                 onEdit={() => setEditing({ kind: 'edit', server })}
                 onDelete={() => setDeleting(server)}
+                onChanged={onChanged}
               />
             ),
           )}

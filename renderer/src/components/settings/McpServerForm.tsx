@@ -12,6 +12,7 @@ import {
   requestFromForm,
   withoutSecrets,
 } from '../mcp/mcp-form';
+import { McpOAuthFields } from './McpOAuthFields';
 import { McpKindSelect, McpValueEditor, McpValueRows } from './McpValueRows';
 import '../../i18n/messages/mcp';
 
@@ -222,6 +223,12 @@ export function McpServerForm(props: {
             </div>
             {err('bearer')}
           </div>
+          <McpOAuthFields
+            oauth={form.oauth}
+            errors={errors}
+            disabled={saving}
+            onChange={(next) => set('oauth', next)}
+          />
         </>
       )}
 

@@ -4,6 +4,7 @@ import type { McpServer, McpTestResult } from '../../../../sidecar/src/protocol'
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { serverTarget } from '../mcp/mcp-form';
+import { McpLoginStatus } from './McpLoginStatus';
 import { McpTestReport } from './McpTestReport';
 import '../../i18n/messages/mcp';
 
@@ -22,10 +23,13 @@ export function McpServerRow(props: {
   onToggle(enabled: boolean): void;
   onEdit(): void;
   onDelete(): void;
+  /** The server may have changed (a login or logout): read the list again. */
+  onChanged(): void;
 }) {
   const t = useT();
   const { server, busy } = props;
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  const http = server.transport === 'streamable_http';
 
   const runTest = async () => {
     setTest({ kind: 'testing' });
@@ -49,8 +53,19 @@ export function McpServerRow(props: {
           {server.enabled ? t('mcp.list.enabled') : t('mcp.list.disabled')}
         </span>
         <span className="settings-muted">{t(`mcp.transport.${server.transport}`)}</span>
+        {http && (
+          <span
+            className={
+              server.logged_in ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'
+            }
+            data-testid="mcp-login-badge"
+          >
+            {server.logged_in ? t('mcp.login.loggedIn') : t('mcp.login.loggedOut')}
+          </span>
+        )}
       </div>
       <p className="settings-mono settings-break mcp-target">{serverTarget(server)}</p>
+      {http && <McpLoginStatus server={server} client={props.client} onChanged={props.onChanged} />}
       <div className="settings-actions">
         <label className="mcp-check">
           <input

@@ -22,6 +22,8 @@ export const conversationMessages = english({
   'conversation.status.interrupted':
     'Cairn stopped while this turn was running, so it did not finish. Retry to send the prompt again.',
   'conversation.status.cancelled': 'Cancelled',
+  'conversation.status.mcpLogin': 'Waiting for you to log in to the MCP server {name}.',
+  'conversation.status.mcpLoginOpen': 'Log in',
   'conversation.retry': 'Retry',
   'conversation.openSettings': 'Open settings',
   'conversation.usage': '{input} in · {output} out',

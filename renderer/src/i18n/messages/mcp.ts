@@ -19,6 +19,27 @@ export const mcpMessages = english({
   'mcp.list.enable': 'Enabled',
   'mcp.list.edit': 'Edit',
   'mcp.list.delete': 'Delete',
+  'mcp.login.loggedIn': 'logged in',
+  'mcp.login.loggedOut': 'not logged in',
+  'mcp.login.login': 'Log in',
+  'mcp.login.starting': 'Starting the login…',
+  'mcp.login.logout': 'Log out',
+  'mcp.login.loggingOut': 'Logging out…',
+  'mcp.login.pending': 'A login is waiting for you.',
+  'mcp.login.opened':
+    'The login page opened in your browser. Once you have logged in there, Cairn connects to the server.',
+  'mcp.login.openLink': 'Open the login page',
+  'mcp.login.refusedUrl':
+    'Cairn does not open this login page: only https:// addresses, or http:// on this computer, are opened.',
+  'mcp.login.error': 'Could not start the login: {message}',
+  'mcp.login.logoutError': 'Could not log out: {message}',
+  'mcp.login.redirect': 'Redirect URI',
+  'mcp.login.redirectHint':
+    'With a client registered beforehand, register this redirect URI with the authorization server.',
+  'mcp.login.noRedirect':
+    'Logins to MCP servers are refused here: this Cairn runs on a remote server started without --public-url. Restart it with `cairn serve --public-url URL` to log in.',
+  'mcp.login.memory':
+    'No OS keychain here: login tokens are kept in memory only and are lost when Cairn stops.',
   'mcp.form.newTitle': 'New MCP server',
   'mcp.form.editTitle': 'Edit {name}',
   'mcp.form.name': 'Name',
@@ -34,6 +55,17 @@ export const mcpMessages = english({
   'mcp.form.urlHint': 'HTTPS, or plain HTTP to this machine only. Redirects are not followed.',
   'mcp.form.bearer': 'Bearer token',
   'mcp.form.bearerKind': 'Bearer token kind',
+  'mcp.form.oauth': 'OAuth login',
+  'mcp.form.oauthHint':
+    'Only for servers that ask you to log in. Leave it empty and Cairn registers itself with the server; give a client ID for a client registered beforehand.',
+  'mcp.form.oauthClientId': 'Client ID',
+  'mcp.form.oauthClientSecret': 'Client secret',
+  'mcp.form.oauthClientSecretKind': 'Client secret kind',
+  'mcp.form.oauthScopes': 'Scopes',
+  'mcp.form.oauthScopesHint': 'Separated by spaces or commas. Empty: the scopes the server asks for.',
+  'mcp.form.oauthMetadataUrl': 'Client metadata URL',
+  'mcp.form.oauthMetadataUrlHint':
+    'Optional: an https URL where Cairn’s client metadata document is published, used when the server accepts one instead of a registration.',
   'mcp.form.advanced': 'Advanced',
   'mcp.form.startupTimeout': 'Start-up timeout (seconds)',
   'mcp.form.toolTimeout': 'Tool call timeout (seconds)',
@@ -58,6 +90,14 @@ export const mcpMessages = english({
   'mcp.form.error.rowDuplicate': '"{name}" is given twice.',
   'mcp.form.error.envRef': 'The value of {name} must be an environment variable name (letters, digits, _).',
   'mcp.form.error.bearerEnv': 'Enter the environment variable that holds the token.',
+  'mcp.form.error.oauthSecretEnv': 'Enter the environment variable that holds the client secret.',
+  'mcp.form.error.oauthSecretNoClient':
+    'A client secret belongs to a client registered beforehand: enter its client ID too.',
+  'mcp.form.error.oauthScope':
+    '"{scope}" is not a valid scope: use printable characters without quotes or backslashes.',
+  'mcp.form.error.oauthScopeCount': 'Give at most 100 scopes.',
+  'mcp.form.error.oauthMetadataUrl':
+    'The client metadata URL must be an https URL with a path, such as https://example.com/client.json.',
   'mcp.form.error.timeout': 'Enter a number of seconds between 1 and {max}.',
   'mcp.env.name': 'Variable {n} name',
   'mcp.env.kind': 'Variable {n} kind',
@@ -140,11 +180,13 @@ export const mcpMessages = english({
   'mcp.session.logs': 'Recent log messages of {name}',
   'mcp.session.logsCount': 'Log ({count})',
   'mcp.session.reset': 'Reset MCP servers',
+  'mcp.session.waitsLogin': '{name} waits for you to log in.',
   'mcp.session.resetHint':
     'Loads the current MCP configuration before the next message. A running turn is not touched; the history is kept.',
   'mcp.state.not_started': 'not started',
   'mcp.state.connecting': 'connecting',
   'mcp.state.connected': 'connected',
+  'mcp.state.auth_required': 'login required',
   'mcp.state.failed': 'failed',
   'mcp.state.crashed': 'crashed',
   'mcp.state.stopped': 'stopped',

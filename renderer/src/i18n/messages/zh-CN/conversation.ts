@@ -24,6 +24,8 @@ export const conversationMessages: Translation<typeof en> = {
   'conversation.status.interrupted':
     'Cairn 在本轮运行时停止了，因此本轮没有完成。点击重试可重新发送这条提示。',
   'conversation.status.cancelled': '已取消',
+  'conversation.status.mcpLogin': '正在等待您登录 MCP 服务器 {name}。',
+  'conversation.status.mcpLoginOpen': '登录',
   'conversation.retry': '重试',
   'conversation.openSettings': '打开设置',
   'conversation.usage': '输入 {input} · 输出 {output}',
