@@ -3,17 +3,8 @@ import { IPC_CHANNELS, type IpcChannel } from './ipc-policy';
 
 export type Invoke = (channel: IpcChannel, ...args: unknown[]) => Promise<unknown>;
 
-/**
- * The bridge with what the shared DesktopBridge type does not name yet: opening an MCP server's login page
- * (the renderer declares the same method on `window.cairn`).
- */
-export interface CairnBridge extends DesktopBridge {
-  /** Opens an OAuth authorization URL in the system browser: https, or http to this computer only. */
-  openLoginUrl(url: string): Promise<void>;
-}
-
 /** Builds the bridge (`window.cairn`) over `ipcRenderer.invoke`; the main process validates every payload again. */
-export function createDesktopBridge(invoke: Invoke): CairnBridge {
+export function createDesktopBridge(invoke: Invoke): DesktopBridge {
   return {
     getBackend: () => invoke(IPC_CHANNELS.getBackend) as Promise<BackendInfo>,
     // Copy only the two fields, so nothing else the page attached rides along.

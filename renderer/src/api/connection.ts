@@ -1,17 +1,9 @@
 import type { Backend } from '../../../sidecar/src/client';
 import { BackendInfo, type DesktopBridge } from '../../../sidecar/src/protocol';
 
-/**
- * What the desktop host's bridge has beyond the shared DesktopBridge type (electron/src/desktop-bridge.ts
- * CairnBridge): opening an MCP server's login page in the system browser, under a stricter policy than links.
- */
-export interface LoginPageBridge {
-  openLoginUrl?(url: string): Promise<void>;
-}
-
 declare global {
   interface Window {
-    cairn?: DesktopBridge & LoginPageBridge;
+    cairn?: DesktopBridge;
   }
 }
 

@@ -19,6 +19,7 @@ export function fakeBridge(info: BackendInfo) {
     clearRemoteBackend: vi.fn(async () => undefined),
     pickFolder: vi.fn(async (): Promise<string | null> => null),
     openExternal: vi.fn(async (_url: string) => undefined),
+    openLoginUrl: vi.fn(async (_url: string) => undefined),
     appVersion: vi.fn(async () => '0.0.0-test'),
   } satisfies DesktopBridge;
   return {

@@ -102,6 +102,8 @@ export interface DesktopBridge {
   clearRemoteBackend(): Promise<void>;
   pickFolder(): Promise<string | null>;
   openExternal(url: string): Promise<void>;
+  /** Opens an MCP server's login (OAuth authorization) page in the system browser: https, or http to this computer only. */
+  openLoginUrl(url: string): Promise<void>;
   appVersion(): Promise<string>;
 }
 

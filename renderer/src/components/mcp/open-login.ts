@@ -1,4 +1,4 @@
-import type { LoginPageBridge } from '../../api/connection';
+import type { DesktopBridge } from '../../../../sidecar/src/protocol';
 
 /** The hosts a plain-http login page may be on: this machine only (a local authorization server). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -24,7 +24,7 @@ export function loginUrlToOpen(url: string): string | null {
 
 export interface LoginOpener {
   /** The desktop host's bridge, when running in the desktop app. */
-  bridge: LoginPageBridge | null | undefined;
+  bridge: Pick<DesktopBridge, 'openLoginUrl'> | null | undefined;
   /** window.open, in a browser. */
   open(url: string, target: string, features: string): unknown;
 }
