@@ -350,4 +350,17 @@ describe('MCP login (OAuth) refused or bounded', () => {
     const err = await bed.connect(bed.row(`${huge.url}/mcp`)).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/over 256 KiB/);
   });
+
+  it('a server that answers 401 without offering a login says what to do instead', async () => {
+    const bed = await startClientBed();
+    open.push(bed);
+    const keyed = await listenOnLoopback((_req, res) => {
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('missing api key');
+    });
+    open.push(keyed);
+    const err = await bed.connect(bed.row(`${keyed.url}/mcp`)).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      /asks for a login \(HTTP 401\), which could not start: .*set it as its bearer token or a header/,
+    );
+  });
 });

@@ -40,6 +40,7 @@ function requestId(body: unknown): string | number | null {
 export function oauthFetch(base: FetchLike, oauth: ServerOAuth, hooks: OAuthFetchHooks): FetchLike {
   return async (input, init) => {
     let stepUps = 0;
+    let logins = 0;
     let recovered = false;
     for (;;) {
       const headers = new Headers(init?.headers);
@@ -50,7 +51,7 @@ export function oauthFetch(base: FetchLike, oauth: ServerOAuth, hooks: OAuthFetc
         response.status === 401 || response.status === 403 ? extractWWWAuthenticateParams(response) : null;
       const stepUp = response.status === 403 && challenge?.error === 'insufficient_scope';
       if (response.status !== 401 && !stepUp) return response;
-      if (stepUp && stepUps >= STEP_UP_LIMIT) {
+      if ((stepUp && stepUps >= STEP_UP_LIMIT) || logins > STEP_UP_LIMIT) {
         // Final: the SDK turns it into the call's error (the server's own message, with the scope it wants).
         return response;
       }
@@ -59,18 +60,27 @@ export function oauthFetch(base: FetchLike, oauth: ServerOAuth, hooks: OAuthFetc
         ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
         ...(challenge?.scope ? { scope: challenge.scope } : {}),
       };
-      if (stepUp) {
-        stepUps++;
-        await oauth.stepUp(found);
-      } else if (!recovered) {
-        recovered = true;
-        if ((await oauth.recover(found)) === 'authorized') continue;
-      } else {
-        // A token the authorization server just gave was refused: only a new login can help.
-        await oauth.stepUp(found);
+      try {
+        if (stepUp) {
+          stepUps++;
+          await oauth.stepUp(found);
+        } else if (!recovered) {
+          recovered = true;
+          if ((await oauth.recover(found)) === 'authorized') continue;
+        } else {
+          // A token the authorization server just gave was refused: only a new login can help.
+          await oauth.stepUp(found);
+        }
+      } catch (err) {
+        if (err instanceof McpLoginRequired) throw err;
+        throw new Error(
+          `it asks for a login (HTTP ${response.status}), which could not start: ${(err as Error).message}. If it takes an API key or a token instead, set it as its bearer token or a header`,
+          { cause: err },
+        );
       }
       const waiter = hooks.waiterFor(requestId(init?.body));
       if (!waiter) throw new McpLoginRequired(oauth.serverName, oauth.authorizationUrl);
+      logins++;
       waiter.pause();
       try {
         await oauth.waitForLogin(waiter.signal, hooks.loginWaitMs);
