@@ -148,6 +148,26 @@ describe('MCP login (OAuth) from a 401', () => {
     },
   );
 
+  it('names itself by its client metadata URL where the authorization server takes one, else registers', async () => {
+    const metadataUrl = 'https://cairn.example.com/oauth/client.json';
+    const takes = await setUp({ clientIdMetadataDocuments: true });
+    const url = new URL(
+      await loginUrl(takes.bed, takes.bed.row(takes.fixture.mcpUrl, { client_metadata_url: metadataUrl })),
+    );
+    expect(url.searchParams.get('client_id')).toBe(metadataUrl);
+    expect(takes.fixture.registeredClients()).toHaveLength(0);
+
+    const refuses = await setUp();
+    const dcr = new URL(
+      await loginUrl(
+        refuses.bed,
+        refuses.bed.row(refuses.fixture.mcpUrl, { client_metadata_url: metadataUrl }),
+      ),
+    );
+    expect(refuses.fixture.registeredClients()).toHaveLength(1);
+    expect(dcr.searchParams.get('client_id')).toBe(refuses.fixture.registeredClients()[0]!.client_id);
+  });
+
   it('asks for the scope WWW-Authenticate names', async () => {
     const { fixture, bed } = await setUp({
       requiredScopes: ['files:read'],
