@@ -11,6 +11,9 @@ const oneLine = (text: string): string => {
   return flat.length > LINE_CHARS ? `${flat.slice(0, LINE_CHARS)}…` : flat;
 };
 
+/** A reason may carry a server's or an authorization server's words: hidden characters shown, lines kept. */
+const shown = (error: string | null): string => revealHidden(error ?? 'no reason given').text;
+
 /** An MCP server starting, ready, failed, or waiting for the user to log in. */
 export function mcpServerLine(event: Of<'mcp.server'>): string {
   const name = `MCP server "${event.name}"`;
@@ -25,9 +28,9 @@ export function mcpServerLine(event: Of<'mcp.server'>): string {
       // The URL comes from the server's authorization server: hidden characters shown, not obeyed.
       return event.authorization_url
         ? `… ${name} waits for you to log in: open ${revealHidden(event.authorization_url).text}`
-        : `✗ ${name} needs a login: ${event.error ?? 'no reason given'}`;
+        : `✗ ${name} needs a login: ${shown(event.error)}`;
     default:
-      return `✗ ${name} ${event.state}: ${event.error ?? 'no reason given'}`;
+      return `✗ ${name} ${event.state}: ${shown(event.error)}`;
   }
 }
 

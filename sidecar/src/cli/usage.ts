@@ -17,7 +17,7 @@ export const USAGE = `Usage:
   cairn config mcp list [--json] [WHERE]
   cairn config mcp add --file FILE|- [WHERE]     (a JSON body of POST /api/mcp/servers; - reads stdin)
   cairn config mcp enable|disable|test|delete ID [--json] [WHERE]
-  cairn config mcp authorize ID [WHERE]           (prints the login URL and waits for the login)
+  cairn config mcp authorize ID [--json] [WHERE]           (prints the login URL and waits for the login)
   cairn config model list [--json] [--data-dir DIR]
   cairn config model add --name NAME --model MODEL [--base-url URL] [--context-window N]
                          [--max-tokens N] [--thinking-budget N] [--compact-threshold X|off]

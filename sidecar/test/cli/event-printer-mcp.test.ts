@@ -45,6 +45,7 @@ describe('cairn run: MCP servers starting for a turn', () => {
       }),
     );
     printer.print(event('auth_required', { authorization_url: null, error: 'logins are refused here' }));
+    printer.print(event('failed', { error: 'the server said \u001b[2J\u001b]0;pwned\u0007 no' }));
     printer.end();
     await new Promise((resolve) => setImmediate(resolve));
     expect(err.text()).toContain(
@@ -52,6 +53,9 @@ describe('cairn run: MCP servers starting for a turn', () => {
     );
     expect(err.text()).not.toContain('\u202e');
     expect(err.text()).toContain('✗ MCP server "github" needs a login: logins are refused here');
+    // An authorization server's words reach the terminal as text, never as control sequences.
+    expect(err.text()).not.toContain('\u001b');
+    expect(err.text()).toContain('the server said \\u001b[2J');
   });
 
   it('shows a running call’s progress on one line, the server’s message with hidden characters shown', async () => {

@@ -338,6 +338,22 @@ describe('MCP login (OAuth) refused or bounded', () => {
     expect(of(fixture, 'authorize')).toHaveLength(0);
   });
 
+  it('where no login can be finished, a login made earlier is still refreshed', async () => {
+    const { fixture, bed } = await setUp();
+    const row = bed.row(fixture.mcpUrl);
+    await logIn(bed, row);
+    bed.oauth.setCallbackBase(null, 'because the test takes no callback');
+    fixture.expireTokens();
+    const conn = await bed.connect(row);
+    expect((await whoami(conn)).client_id).toBe(fixture.registeredClients()[0]!.client_id);
+    expect(of(fixture, 'token').map((t) => t.grant_type)).toEqual(['authorization_code', 'refresh_token']);
+    // A refresh token the server no longer takes: refused, saying why, with no login begun.
+    fixture.revokeAll();
+    const err = await bed.connect(row).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/because the test takes no callback/);
+    expect(of(fixture, 'authorize')).toHaveLength(1);
+  });
+
   it('an authorization server answering too much is refused, naming the limit', async () => {
     const bed = await startClientBed();
     open.push(bed);

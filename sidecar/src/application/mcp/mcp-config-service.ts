@@ -266,13 +266,21 @@ function checkOAuth(oauth: StoredMcpOAuth): void {
   }
 }
 
-function storedOAuth(oauth: McpOAuthInput | McpOAuth | StoredMcpOAuth): StoredMcpOAuth {
-  return {
-    ...(oauth.client_id !== undefined ? { client_id: oauth.client_id } : {}),
+/**
+ * The stored form of OAuth settings, tidied as the app's form tidies them (trimmed, scopes once each, empty
+ * parts dropped; nothing left: null), so that saving an unrelated edit compares equal and keeps the login.
+ */
+function storedOAuth(oauth: McpOAuthInput | McpOAuth | StoredMcpOAuth): StoredMcpOAuth | null {
+  const clientId = oauth.client_id?.trim();
+  const scopes = [...new Set(oauth.scopes ?? [])];
+  const metadataUrl = oauth.client_metadata_url?.trim();
+  const tidy: StoredMcpOAuth = {
+    ...(clientId ? { client_id: clientId } : {}),
     ...(oauth.client_secret !== undefined ? { client_secret: stored(oauth.client_secret) } : {}),
-    ...(oauth.scopes !== undefined ? { scopes: oauth.scopes } : {}),
-    ...(oauth.client_metadata_url !== undefined ? { client_metadata_url: oauth.client_metadata_url } : {}),
+    ...(scopes.length > 0 ? { scopes } : {}),
+    ...(metadataUrl ? { client_metadata_url: metadataUrl } : {}),
   };
+  return Object.keys(tidy).length > 0 ? tidy : null;
 }
 
 function storedValues(

@@ -38,11 +38,18 @@ export function applyCallLogin(slot: ServerSlot, url: string | null): void {
  */
 export function applyLoginEvent(slot: ServerSlot, event: LoginEvent): boolean {
   if (slot.connection || slot.state !== 'auth_required') return false;
-  if (event.kind === 'required') slot.authorizationUrl = event.url;
-  else if (event.kind === 'authorized') slot.error = 'Logged in: it connects with the next message.';
-  else return false;
+  if (event.kind === 'required') {
+    slot.authorizationUrl = event.url;
+    return true;
+  }
+  // The login ended: its URL is spent whatever the outcome (Log in starts another).
+  slot.authorizationUrl = null;
+  if (event.kind === 'authorized') slot.error = 'Logged in: it connects with the next message.';
+  else if (event.kind === 'failed') slot.error = cutReason(event.why);
   return true;
 }
+
+const cutReason = (why: string): string => (why.length > 1_000 ? `${why.slice(0, 1_000)}…` : why);
 
 /**
  * Each slot that needs a login is waited for (whatever block_on_failure says), then connected. Ended by the
@@ -65,6 +72,8 @@ export async function waitForLogins(
           await oauth.waitForLogin(slot.row.id, slot.authRequiredAt, signal);
         } catch (err) {
           slot.error = `${err instanceof Error ? err.message : String(err)}; the turn went on without its tools`;
+          // Nothing waits for that login any more: Log in starts it again (or gives the one still open).
+          slot.authorizationUrl = null;
           hooks.report(slot);
           return;
         }

@@ -20,6 +20,9 @@ import { describe } from '../describe-error';
 import { LOGIN_TTL_MS, type LoginStates } from './login-states';
 import type { OAuthCredentials, StoredTokens } from './oauth-credentials';
 
+/** The redirect URI the SDK is given where no callback can be taken: never registered, never sent (see state()). */
+const NO_REDIRECT = 'http://127.0.0.1/cairn-no-callback';
+
 /** Refresh a token this long before it expires, so a request does not go out with one about to lapse. */
 export const REFRESH_AHEAD_MS = 60_000;
 
@@ -181,10 +184,15 @@ export class ServerOAuth {
    * user → 'login' (its URL in `authorizationUrl`).
    */
   async recover(challenge: Challenge): Promise<'authorized' | 'login'> {
-    this.refuseWithoutRedirect();
     this.challenge = { ...this.challenge, ...challenge };
+    const registered =
+      this.opts.client.clientId !== null ||
+      (await this.opts.credentials.client(this.opts.serverId, this.opts.serverUrl)) !== undefined;
+    const refreshable = registered && (await this.storedTokens())?.refresh_token !== undefined;
+    // Where no login can be finished, a refresh still can (a login made earlier, e.g. for `cairn run`).
+    if (!refreshable) this.refuseWithoutRedirect();
     // A login already waits for the user and there is no refresh token to try: that login is the way.
-    if (this.authorizationUrl && !(await this.storedTokens())?.refresh_token) return 'login';
+    if (this.authorizationUrl && !refreshable) return 'login';
     return (await this.runFlow({ scope: challenge.scope })) === 'AUTHORIZED' ? 'authorized' : 'login';
   }
 
@@ -369,20 +377,23 @@ export class ServerOAuth {
     const { credentials, serverId, serverUrl, client } = this.opts;
     const self = this;
     return {
+      // Without a callback a refresh still runs (the SDK wants a redirect URI to exist); a login is refused
+      // in state() below, and nothing registers (a client exists once tokens do).
       get redirectUrl() {
-        return self.opts.redirectUri ?? '';
+        return self.opts.redirectUri ?? NO_REDIRECT;
       },
       ...(client.clientMetadataUrl ? { clientMetadataUrl: client.clientMetadataUrl } : {}),
       get clientMetadata(): OAuthClientMetadata {
         return {
           client_name: 'Cairn',
-          redirect_uris: [self.opts.redirectUri ?? ''],
+          redirect_uris: [self.opts.redirectUri ?? NO_REDIRECT],
           grant_types: ['authorization_code', 'refresh_token'],
           response_types: ['code'],
           token_endpoint_auth_method: 'none',
         };
       },
       state: () => {
+        this.refuseWithoutRedirect();
         this.dropPending();
         const { state, expiresAt } = this.opts.states.issue(this);
         this.requestedScope = this.runScope;
@@ -410,7 +421,7 @@ export class ServerOAuth {
         const saved = await credentials.client(serverId, serverUrl);
         // Registered for another redirect URI (the port changed): register again.
         const uris = saved && 'redirect_uris' in saved ? saved.redirect_uris : undefined;
-        if (uris && !uris.includes(this.opts.redirectUri ?? '')) return undefined;
+        if (uris && this.opts.redirectUri && !uris.includes(this.opts.redirectUri)) return undefined;
         if (!saved) return undefined;
         const { server_url: _url, ...info } = saved;
         return info;
