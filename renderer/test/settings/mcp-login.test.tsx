@@ -286,6 +286,23 @@ describe('the OAuth part of the server form', () => {
     });
   });
 
+  it('says where a client secret given as text is kept, in English and Chinese', async () => {
+    setup(httpServer({ oauth: { client_id: 'cairn-app' } }));
+    fireEvent.click((await row()).getByRole('button', { name: 'Edit' }));
+    const form = within(await screen.findByRole('form', { name: 'Edit remote' }));
+    expect(form.queryByTestId('mcp-oauth-secret-text')).toBeNull();
+    fireEvent.change(form.getByLabelText('Client secret kind'), { target: { value: 'text' } });
+    expect(form.getByTestId('mcp-oauth-secret-text').textContent).toMatch(
+      /stored in Cairn’s database and shown back in settings.*“Secret” to keep it in the keychain/,
+    );
+    fireEvent.change(form.getByLabelText('Client secret kind'), { target: { value: 'secret' } });
+    expect(form.queryByTestId('mcp-oauth-secret-text')).toBeNull();
+    cleanup();
+    setup(httpServer({ oauth: { client_id: 'cairn-app', client_secret: 'abc' } }), { locale: 'zh-CN' });
+    fireEvent.click((await row()).getByRole('button', { name: '编辑' }));
+    expect((await screen.findByTestId('mcp-oauth-secret-text')).textContent).toMatch(/数据库.*钥匙串/);
+  });
+
   it('refuses a client secret without a client ID, naming the field', async () => {
     const api = setup(httpServer());
     fireEvent.click((await row()).getByRole('button', { name: 'Edit' }));

@@ -62,6 +62,8 @@ export const mcpMessages = english({
   'mcp.form.oauthClientId': 'Client ID',
   'mcp.form.oauthClientSecret': 'Client secret',
   'mcp.form.oauthClientSecretKind': 'Client secret kind',
+  'mcp.form.oauthSecretText':
+    'As text, the client secret is stored in Cairn’s database and shown back in settings, like a bearer token given as text. Choose “Secret” to keep it in the keychain instead.',
   'mcp.form.oauthScopes': 'Scopes',
   'mcp.form.oauthScopesHint': 'Separated by spaces or commas. Empty: the scopes the server asks for.',
   'mcp.form.oauthMetadataUrl': 'Client metadata URL',

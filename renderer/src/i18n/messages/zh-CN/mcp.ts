@@ -57,6 +57,8 @@ export const mcpMessages: Translation<typeof en> = {
   'mcp.form.oauthClientId': '客户端 ID',
   'mcp.form.oauthClientSecret': '客户端密钥',
   'mcp.form.oauthClientSecretKind': '客户端密钥类型',
+  'mcp.form.oauthSecretText':
+    '以文本形式填写时，客户端密钥会保存在 Cairn 的数据库中并在设置中显示，与以文本形式填写的 Bearer 令牌一样。选择“密钥”可改为保存在钥匙串中。',
   'mcp.form.oauthScopes': '权限范围（scope）',
   'mcp.form.oauthScopesHint': '用空格或逗号分隔。留空：使用服务器要求的权限范围。',
   'mcp.form.oauthMetadataUrl': '客户端元数据 URL',
