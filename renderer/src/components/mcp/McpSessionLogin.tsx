@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import { LoginPageLink } from './LoginPageLink';
 import { type LoginOpener, loginUrlToOpen, openLoginPage } from './open-login';
 import '../../i18n/messages/mcp';
 
@@ -63,17 +64,7 @@ export function McpSessionLogin(props: {
         {link !== null && (
           <>
             {' '}
-            <a
-              href={link}
-              target="_blank"
-              rel="noopener noreferrer"
-              onClick={(event) => {
-                event.preventDefault();
-                void open(link);
-              }}
-            >
-              {t('mcp.login.openLink')}
-            </a>
+            <LoginPageLink url={link} onOpen={(url) => void open(url)} />
           </>
         )}
         {state.kind === 'refused' && (

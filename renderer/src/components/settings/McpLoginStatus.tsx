@@ -3,6 +3,7 @@ import type { CairnClient } from '../../../../sidecar/src/client';
 import type { McpServer } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import { LoginPageLink } from '../mcp/LoginPageLink';
 import { type LoginOpener, loginUrlToOpen, openLoginPage } from '../mcp/open-login';
 import '../../i18n/messages/mcp';
 
@@ -138,17 +139,7 @@ export function McpLoginStatus(props: {
           <p className="settings-hint">{t('mcp.login.pending')}</p>
         )}
         {pendingSafe !== null && !refused && (
-          <a
-            href={pendingSafe}
-            target="_blank"
-            rel="noopener noreferrer"
-            onClick={(event) => {
-              event.preventDefault();
-              void open(pendingSafe);
-            }}
-          >
-            {t('mcp.login.openLink')}
-          </a>
+          <LoginPageLink url={pendingSafe} onOpen={(url) => void open(url)} />
         )}
         {(state.kind === 'refused' || (pending !== null && pendingSafe === null)) && (
           <p className="settings-field-error" role="alert">
