@@ -1,12 +1,44 @@
+import { useState } from 'react';
 import type { Turn } from '../../../sidecar/src/protocol';
 import { useT } from '../i18n/i18n';
 import type { McpLoginWait } from '../state/mcp-login-waits';
+import { messageOf } from '../state/session-controller';
 import { loginUrlToOpen, openLoginPage } from './mcp/open-login';
 
-/** How a turn ended when that needs saying: failed or interrupted (with Retry), or cancelled. */
 /** Failures that settings can fix: no key, or a key the provider refused. */
 const SETTINGS_ERRORS = new Set(['model_no_key', 'model_auth']);
 
+/** One server the running turn waits on: its name, and Log in opening its page (saying so if that fails). */
+function McpLoginWaitRow({ wait }: { wait: McpLoginWait }) {
+  const t = useT();
+  const [failure, setFailure] = useState<string | null>(null);
+  const url = loginUrlToOpen(wait.url);
+  const logIn = async (safe: string) => {
+    setFailure(null);
+    try {
+      await openLoginPage(safe);
+    } catch (error) {
+      setFailure(messageOf(error));
+    }
+  };
+  return (
+    <div className="turn-status-row">
+      <p className="turn-status-text">{t('conversation.status.mcpLogin', { name: wait.name })}</p>
+      {url !== null && (
+        <button type="button" className="conv-button" onClick={() => void logIn(url)}>
+          {t('conversation.status.mcpLoginOpen')}
+        </button>
+      )}
+      {failure !== null && (
+        <p className="turn-status-text error-text" role="alert">
+          {t('conversation.status.mcpLoginFailed', { message: failure })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** How a turn ended when that needs saying: failed or interrupted (with Retry), or cancelled; or the MCP logins a running turn waits on. */
 export function TurnStatusLine({
   turn,
   mcpLogins,
@@ -23,23 +55,9 @@ export function TurnStatusLine({
   if (turn.status === 'running' && mcpLogins && mcpLogins.length > 0) {
     return (
       <div className="turn-status turn-status--waiting" role="status">
-        {mcpLogins.map((wait) => {
-          const url = wait.url === null ? null : loginUrlToOpen(wait.url);
-          return (
-            <div key={wait.serverId} className="turn-status-row">
-              <p className="turn-status-text">{t('conversation.status.mcpLogin', { name: wait.name })}</p>
-              {url !== null && (
-                <button
-                  type="button"
-                  className="conv-button"
-                  onClick={() => void openLoginPage(url).catch(() => undefined)}
-                >
-                  {t('conversation.status.mcpLoginOpen')}
-                </button>
-              )}
-            </div>
-          );
-        })}
+        {mcpLogins.map((wait) => (
+          <McpLoginWaitRow key={wait.serverId} wait={wait} />
+        ))}
       </div>
     );
   }

@@ -13,6 +13,7 @@ import { eventMaker } from '../support/journal-events';
 import { liveSource } from '../support/live-source';
 
 const LOGIN = 'https://auth.example.com/authorize?state=abc';
+const FRESH = 'https://auth.example.com/fresh';
 
 function status(url: string | null): McpSessionStatus {
   return {
@@ -51,7 +52,7 @@ function panel(current: McpSessionStatus) {
     if (url.pathname.endsWith('/events'))
       return new Response(JSON.stringify({ events: [], has_more: false }));
     if (url.pathname.endsWith('/authorize'))
-      return new Response(JSON.stringify({ authorization_url: 'https://auth.example.com/fresh' }));
+      return new Response(JSON.stringify({ authorization_url: FRESH }));
     return new Response(JSON.stringify(current));
   });
   const make = eventMaker('s1');
@@ -75,24 +76,20 @@ afterEach(() => {
 });
 
 describe('a session’s server that waits for a login', () => {
-  it('says so in the panel, and Log in opens the page the session waits on', async () => {
-    panel(status(LOGIN));
+  it('says so in the panel, and Log in asks for the login rather than opening a page known from before', async () => {
+    // The status's page may be of a login that ended (timed out, denied, finished elsewhere).
+    const { asked } = panel(status(LOGIN));
     const item = within(await screen.findByRole('listitem', { name: 'remote' }));
     expect(item.getByTestId('mcp-state').textContent).toBe('login required');
     expect(item.getByText('remote waits for you to log in.')).toBeTruthy();
     fireEvent.click(item.getByRole('button', { name: 'Log in' }));
     await item.findByText(/The login page opened in your browser/);
-    expect(opened.mock.calls).toEqual([[LOGIN, '_blank', 'noopener,noreferrer']]);
-  });
-
-  it('takes the login page from the latest mcp.server event when the status has none', async () => {
-    const { asked, source } = panel(status(null));
-    await screen.findByText('remote waits for you to log in.');
-    source.emit(serverEvent('auth_required', LOGIN, 't1'));
-    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    await waitFor(() => expect(opened).toHaveBeenCalledTimes(1));
-    expect(opened.mock.calls[0]![0]).toBe(LOGIN);
-    expect(asked.some((a) => a.startsWith('POST'))).toBe(false);
+    expect(asked).toContain('POST /api/mcp/servers/srv1/authorize');
+    expect(opened.mock.calls).toEqual([[FRESH, '_blank', 'noopener,noreferrer']]);
+    // In case the browser blocked the tab opened after the request: the same page as a link.
+    const link = item.getByRole('link', { name: 'Open the login page' });
+    expect(link.getAttribute('href')).toBe(FRESH);
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
   it('starts a login for the server when no page is known at all', async () => {
@@ -100,7 +97,21 @@ describe('a session’s server that waits for a login', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(opened).toHaveBeenCalledTimes(1));
     expect(asked).toContain('POST /api/mcp/servers/srv1/authorize');
-    expect(opened.mock.calls[0]![0]).toBe('https://auth.example.com/fresh');
+    expect(opened.mock.calls[0]![0]).toBe(FRESH);
+  });
+
+  it('shows a server logged in elsewhere, waiting for the next message, as a note and not an error', async () => {
+    const note = 'Logged in: it connects with the next message.';
+    panel({ ...status(null), servers: [{ ...status(null).servers[0]!, error: note }] });
+    const text = await screen.findByTestId('mcp-session-error');
+    expect(text.textContent).toBe(note);
+    expect(text.className).not.toMatch(/error-text/);
+  });
+
+  it('shows the error of a server that failed as an error', async () => {
+    const failed = { ...status(null).servers[0]!, state: 'failed' as const, error: 'connection refused' };
+    panel({ ...status(null), servers: [failed] });
+    expect((await screen.findByTestId('mcp-session-error')).className).toMatch(/error-text/);
   });
 
   it('in the desktop app asks the host to open it, never window.open', async () => {
@@ -108,7 +119,7 @@ describe('a session’s server that waits for a login', () => {
     window.cairn = { openLoginUrl } as unknown as typeof window.cairn;
     panel(status(LOGIN));
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }));
-    await waitFor(() => expect(openLoginUrl).toHaveBeenCalledWith(LOGIN));
+    await waitFor(() => expect(openLoginUrl).toHaveBeenCalledWith(FRESH));
     expect(opened).not.toHaveBeenCalled();
   });
 });
@@ -141,6 +152,29 @@ describe('the running turn’s status line', () => {
     line(run(serverEvent('auth_required', 'file:///etc/passwd')), 'zh-CN');
     expect(screen.getByRole('status').textContent).toBe('正在等待您登录 MCP 服务器 remote。');
     expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('stops when the server reports no login page any more (the wait ended, or logins are refused)', () => {
+    const ended = run(serverEvent('auth_required', LOGIN), serverEvent('auth_required', null));
+    expect(ended.mcpLogins).toEqual([]);
+    line(ended);
+    expect(screen.queryByRole('status')).toBeNull();
+    cleanup();
+    line(run(serverEvent('auth_required', null)));
+    expect(screen.queryByText(/Waiting for you to log in/)).toBeNull();
+  });
+
+  it('says so when the desktop host does not open the page', async () => {
+    window.cairn = {
+      openLoginUrl: async () => {
+        throw new Error('the host refused it');
+      },
+    } as unknown as typeof window.cairn;
+    line(run(serverEvent('auth_required', LOGIN)));
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not open the login page: the host refused it',
+    );
   });
 
   it('stops once the server connects or the turn ends', () => {

@@ -43,6 +43,11 @@ function fakeMcpApi(initial: McpServer, loginUrl = 'https://auth.example.com/aut
       current = { ...current, logged_in: false };
       return json(200, current);
     }
+    if (method === 'POST' && url.pathname === `${base}/test`) {
+      // A server that asks for a login: the test starts one, and fails.
+      current = { ...current, authorization_url: loginUrl };
+      return json(401, { error: { code: 'mcp_auth_required', message: 'remote asks for a login' } });
+    }
     if (method === 'PATCH' && url.pathname === base) return json(200, current);
     if (method === 'PUT' && url.pathname === `${base}/secrets`) return json(200, current);
     return json(404, { error: { code: 'not_found', message: `${method} ${url.pathname}` } });
@@ -76,10 +81,9 @@ describe('an HTTP server’s login in Settings', () => {
   it('Log in starts a login and opens its page in a new tab, without a handle on this page', async () => {
     const api = setup(httpServer());
     const item = await row();
-    expect(item.getByTestId('mcp-login-badge').textContent).toBe('not logged in');
-    expect(item.getByTestId('mcp-redirect-uri').textContent).toBe(
-      'http://127.0.0.1:4500/api/mcp/oauth/callback',
-    );
+    // Not known to use logins yet: no "not logged in", and no redirect URI to register without a client ID.
+    expect(item.queryByTestId('mcp-login-badge')).toBeNull();
+    expect(item.queryByTestId('mcp-redirect-uri')).toBeNull();
     fireEvent.click(item.getByRole('button', { name: 'Log in' }));
     await item.findByText(/The login page opened in your browser/);
     expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
@@ -102,6 +106,77 @@ describe('an HTTP server’s login in Settings', () => {
     expect(item.getByRole('button', { name: 'Log out' })).toBeTruthy();
   });
 
+  it('says so when the login ended in the browser without logging in, and offers Log in again', async () => {
+    const api = setup(httpServer());
+    const item = await row();
+    fireEvent.click(item.getByRole('button', { name: 'Log in' }));
+    await item.findByText(/The login page opened in your browser/);
+    // Denied at the authorization server: read again, the login is gone and nothing is logged in.
+    api.set(httpServer());
+    fireEvent.focus(window);
+    expect((await item.findByRole('alert')).textContent).toBe('The login did not finish; try again.');
+    expect(item.queryByText(/The login page opened/)).toBeNull();
+    expect(item.queryByRole('link')).toBeNull();
+    expect((item.getByRole('button', { name: 'Log in' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps waiting when read again while the login still waits', async () => {
+    setup(httpServer());
+    const item = await row();
+    fireEvent.click(item.getByRole('button', { name: 'Log in' }));
+    await item.findByText(/The login page opened in your browser/);
+    fireEvent.focus(window);
+    // Read again (the login waiting makes the server one that uses logins), still the same login.
+    await waitFor(() => expect(item.getByTestId('mcp-login-badge').textContent).toBe('not logged in'));
+    expect(item.getByText(/The login page opened/)).toBeTruthy();
+    expect(item.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows no login for a server with a bearer token or its own Authorization header', async () => {
+    setup(httpServer({ bearer_token: { secret: true, has_value: true }, oauth: { scopes: ['x'] } }));
+    let item = await row();
+    expect(item.queryByTestId('mcp-login')).toBeNull();
+    expect(item.queryByTestId('mcp-login-badge')).toBeNull();
+    cleanup();
+    setup(httpServer({ headers: { AUTHORIZATION: 'Basic abc' }, redirect_uri: null }));
+    item = await row();
+    expect(item.queryByTestId('mcp-login')).toBeNull();
+    expect(item.queryByRole('button', { name: 'Log in' })).toBeNull();
+  });
+
+  it('says "not logged in" of a server with OAuth settings, and shows the redirect URI for a client ID', async () => {
+    setup(httpServer({ oauth: { client_id: 'cairn-app' } }), { locale: 'zh-CN' });
+    const item = await row();
+    expect(item.getByTestId('mcp-login-badge').textContent).toBe('未登录');
+    expect(item.getByTestId('mcp-redirect-uri').textContent).toBe(
+      'http://127.0.0.1:4500/api/mcp/oauth/callback',
+    );
+    expect(item.getByText(/端口都可能变化.*RFC 8252/)).toBeTruthy();
+    cleanup();
+    setup(httpServer({ oauth: { scopes: ['mcp:read'] } }));
+    const other = await row();
+    expect(other.getByTestId('mcp-login-badge').textContent).toBe('not logged in');
+    expect(other.queryByTestId('mcp-redirect-uri')).toBeNull();
+  });
+
+  it('explains that the redirect URI’s port may change', async () => {
+    setup(httpServer({ oauth: { client_id: 'cairn-app' } }));
+    expect(
+      (await row()).getByText(
+        /port may change at each start of the desktop app or of a CLI command, unless Cairn runs as “cairn serve” with a fixed port or --public-url; .*RFC 8252/,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('shows a login a connection test started, without a reload', async () => {
+    setup(httpServer());
+    const item = await row();
+    fireEvent.click(item.getByRole('button', { name: 'Test connection' }));
+    await item.findByText('A login is waiting for you.');
+    expect(item.getByRole('link', { name: 'Open the login page' })).toBeTruthy();
+    expect(item.getByTestId('mcp-login-badge').textContent).toBe('not logged in');
+  });
+
   it('opens no login page that is not https (or http to this computer)', async () => {
     setup(httpServer(), { loginUrl: 'javascript:alert(1)' });
     const item = await row();
@@ -122,7 +197,7 @@ describe('an HTTP server’s login in Settings', () => {
   });
 
   it('Log out forgets the tokens and the list shows the server logged out', async () => {
-    const api = setup(httpServer({ logged_in: true }));
+    const api = setup(httpServer({ logged_in: true, oauth: { scopes: ['mcp:read'] } }));
     const item = await row();
     expect(item.getByTestId('mcp-login-badge').textContent).toBe('logged in');
     expect(item.queryByRole('button', { name: 'Log in' })).toBeNull();
@@ -147,7 +222,7 @@ describe('an HTTP server’s login in Settings', () => {
     setup(httpServer({ redirect_uri: null }));
     const item = await row();
     expect(item.getByTestId('mcp-login-refused').textContent).toMatch(
-      /Logins to MCP servers are refused here.*--public-url/,
+      /Logins to MCP servers are refused here.*Restart it with “cairn serve --public-url URL” to log in\.$/,
     );
     expect(item.queryByRole('button', { name: 'Log in' })).toBeNull();
     expect(item.queryByTestId('mcp-redirect-uri')).toBeNull();
@@ -209,6 +284,23 @@ describe('the OAuth part of the server form', () => {
     expect(api.requests.find((r) => r.method === 'PUT')!.body).toEqual({
       oauth_client_secret: 'new-client-secret',
     });
+  });
+
+  it('says where a client secret given as text is kept, in English and Chinese', async () => {
+    setup(httpServer({ oauth: { client_id: 'cairn-app' } }));
+    fireEvent.click((await row()).getByRole('button', { name: 'Edit' }));
+    const form = within(await screen.findByRole('form', { name: 'Edit remote' }));
+    expect(form.queryByTestId('mcp-oauth-secret-text')).toBeNull();
+    fireEvent.change(form.getByLabelText('Client secret kind'), { target: { value: 'text' } });
+    expect(form.getByTestId('mcp-oauth-secret-text').textContent).toMatch(
+      /stored in Cairn’s database and shown back in settings.*“Secret” to keep it in the keychain/,
+    );
+    fireEvent.change(form.getByLabelText('Client secret kind'), { target: { value: 'secret' } });
+    expect(form.queryByTestId('mcp-oauth-secret-text')).toBeNull();
+    cleanup();
+    setup(httpServer({ oauth: { client_id: 'cairn-app', client_secret: 'abc' } }), { locale: 'zh-CN' });
+    fireEvent.click((await row()).getByRole('button', { name: '编辑' }));
+    expect((await screen.findByTestId('mcp-oauth-secret-text')).textContent).toMatch(/数据库.*钥匙串/);
   });
 
   it('refuses a client secret without a client ID, naming the field', async () => {

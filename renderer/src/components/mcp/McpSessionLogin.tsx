@@ -2,36 +2,51 @@ import { useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
-import { type LoginOpener, openLoginPage } from './open-login';
+import { LoginPageLink } from './LoginPageLink';
+import { type LoginOpener, loginUrlToOpen, openLoginPage } from './open-login';
 import '../../i18n/messages/mcp';
 
-type State = { kind: 'idle' | 'busy' | 'opened' | 'refused' } | { kind: 'error'; message: string };
+type State =
+  | { kind: 'idle' | 'busy' | 'refused' }
+  | { kind: 'opened'; url: string }
+  | { kind: 'error'; message: string };
 
 /**
- * A session's server that waits for the user to log in: says so, and Log in opens the login page the
- * session is waiting on (from the session's status or its latest `mcp.server` event); without one known
- * yet, it starts a login for the server.
+ * A session's server that waits for the user to log in: says so, and Log in asks the backend for the login
+ * (the one waiting, or a new one) and opens its page. A URL known from before is not opened: that login may
+ * have ended (timed out, denied, finished elsewhere), and its page would only say so.
  */
 export function McpSessionLogin(props: {
   client: CairnClient;
   serverId: string;
   name: string;
-  authorizationUrl: string | null;
   opener?: LoginOpener;
 }) {
   const t = useT();
   const [state, setState] = useState<State>({ kind: 'idle' });
 
-  const logIn = async () => {
-    setState({ kind: 'busy' });
+  const open = async (url: string) => {
     try {
-      const url =
-        props.authorizationUrl ?? (await props.client.authorizeMcpServer(props.serverId)).authorization_url;
-      setState({ kind: (await openLoginPage(url, props.opener)) ? 'opened' : 'refused' });
+      setState((await openLoginPage(url, props.opener)) ? { kind: 'opened', url } : { kind: 'refused' });
     } catch (error) {
       setState({ kind: 'error', message: messageOf(error) });
     }
   };
+
+  const logIn = async () => {
+    setState({ kind: 'busy' });
+    let url: string;
+    try {
+      url = (await props.client.authorizeMcpServer(props.serverId)).authorization_url;
+    } catch (error) {
+      setState({ kind: 'error', message: messageOf(error) });
+      return;
+    }
+    await open(url);
+  };
+
+  // The page just opened, as a link too: a browser may block a tab opened after an await.
+  const link = state.kind === 'opened' ? loginUrlToOpen(state.url) : null;
 
   return (
     <div className="mcp-session-login" data-testid="mcp-session-login">
@@ -46,6 +61,12 @@ export function McpSessionLogin(props: {
       </button>
       <span aria-live="polite">
         {state.kind === 'opened' && <span className="muted">{t('mcp.login.opened')}</span>}
+        {link !== null && (
+          <>
+            {' '}
+            <LoginPageLink url={link} onOpen={(url) => void open(url)} />
+          </>
+        )}
         {state.kind === 'refused' && (
           <span className="error-text" role="alert">
             {t('mcp.login.refusedUrl')}

@@ -37,8 +37,6 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
   const t = useT();
   const [status, setStatus] = useState<McpSessionStatus | null>(null);
   const [logs, setLogs] = useState<McpLogs>({});
-  // Each server's login page from its latest `mcp.server` event, for when the status read lags behind it.
-  const [loginUrls, setLoginUrls] = useState<Readonly<Record<string, string | null>>>({});
   const [hidden, setHidden] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [resetting, setResetting] = useState(false);
@@ -64,8 +62,6 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
     alive.current = true;
     void load();
     const off = source.listen((event) => {
-      if (event.type === 'mcp.server')
-        setLoginUrls((urls) => ({ ...urls, [event.server_id]: event.authorization_url }));
       if (event.type.startsWith('turn.') || event.type === 'mcp.server') void load();
       else if (event.type === 'mcp.log') setLogs((current) => applyMcpLog(current, event));
     });
@@ -139,14 +135,22 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
                 </span>
               </div>
               {server.state === 'auth_required' && (
-                <McpSessionLogin
-                  client={client}
-                  serverId={server.server_id}
-                  name={server.name}
-                  authorizationUrl={server.authorization_url ?? loginUrls[server.server_id] ?? null}
-                />
+                <McpSessionLogin client={client} serverId={server.server_id} name={server.name} />
               )}
-              {server.error && <p className="error-text mcp-session-error">{server.error}</p>}
+              {server.error && (
+                // Waiting for a login with none pending: the error says why (logged in elsewhere, so it
+                // connects with the next message; or the login ended), a note rather than a failure.
+                <p
+                  className={
+                    server.state === 'auth_required' && server.authorization_url === null
+                      ? 'muted mcp-session-error'
+                      : 'error-text mcp-session-error'
+                  }
+                  data-testid="mcp-session-error"
+                >
+                  {server.error}
+                </p>
+              )}
               <McpServerLogs name={server.name} lines={logs[server.server_id] ?? []} />
               {server.tools.length > 0 && (
                 <ul className="mcp-session-tools" aria-label={t('mcp.session.tools', { name: server.name })}>

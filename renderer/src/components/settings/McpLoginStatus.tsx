@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { McpServer } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
+import { LoginPageLink } from '../mcp/LoginPageLink';
 import { type LoginOpener, loginUrlToOpen, openLoginPage } from '../mcp/open-login';
 import '../../i18n/messages/mcp';
 
@@ -10,8 +11,22 @@ type LoginState =
   | { kind: 'idle' }
   | { kind: 'busy'; what: 'login' | 'logout' }
   | { kind: 'opened'; url: string }
+  /** Idle again: the login opened here ended without logging in (denied, timed out). */
+  | { kind: 'unfinished' }
   | { kind: 'refused' }
   | { kind: 'error'; key: 'mcp.login.error' | 'mcp.login.logoutError'; message: string };
+
+/**
+ * Whether Cairn's OAuth login applies to a server: a Streamable HTTP server without credentials of its own (a
+ * bearer token, or an Authorization header), for which the backend refuses a login.
+ */
+export function loginApplies(server: McpServer): boolean {
+  return (
+    server.transport === 'streamable_http' &&
+    server.bearer_token === null &&
+    !Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization')
+  );
+}
 
 /**
  * A Streamable HTTP server's OAuth login in Settings: Log in (starts a login and opens its page), Log out,
@@ -32,19 +47,31 @@ export function McpLoginStatus(props: {
 
   // Back from the browser after a login: read the server again, so "logged in" shows without a reload.
   const waiting = state.kind === 'opened';
+  // Whether the server was read again since the page opened: until then its authorization_url lags behind.
+  const reread = useRef(false);
   useEffect(() => {
     if (!waiting) return;
-    const onFocus = () => onChanged();
+    const onFocus = () => {
+      reread.current = true;
+      onChanged();
+    };
     window.addEventListener('focus', onFocus);
     return () => window.removeEventListener('focus', onFocus);
   }, [waiting, onChanged]);
 
-  // Logged in meanwhile: the page and its link have done their part.
+  // Logged in meanwhile: the page and its link have done their part. Read again with that login gone and
+  // not logged in: it ended in the browser (denied, timed out), and its link would lead nowhere.
+  // Keyed on the server object: each read gives a new one, also when nothing in it changed.
   useEffect(() => {
     if (server.logged_in) setState((s) => (s.kind === 'opened' ? { kind: 'idle' } : s));
-  }, [server.logged_in]);
+    else if (reread.current)
+      setState((s) =>
+        s.kind === 'opened' && server.authorization_url !== s.url ? { kind: 'unfinished' } : s,
+      );
+  }, [server]);
 
   const open = async (url: string) => {
+    reread.current = false;
     try {
       setState((await openLoginPage(url, props.opener)) ? { kind: 'opened', url } : { kind: 'refused' });
     } catch (error) {
@@ -112,21 +139,16 @@ export function McpLoginStatus(props: {
           <p className="settings-hint">{t('mcp.login.pending')}</p>
         )}
         {pendingSafe !== null && !refused && (
-          <a
-            href={pendingSafe}
-            target="_blank"
-            rel="noopener noreferrer"
-            onClick={(event) => {
-              event.preventDefault();
-              void open(pendingSafe);
-            }}
-          >
-            {t('mcp.login.openLink')}
-          </a>
+          <LoginPageLink url={pendingSafe} onOpen={(url) => void open(url)} />
         )}
         {(state.kind === 'refused' || (pending !== null && pendingSafe === null)) && (
           <p className="settings-field-error" role="alert">
             {t('mcp.login.refusedUrl')}
+          </p>
+        )}
+        {state.kind === 'unfinished' && (
+          <p className="settings-field-error" role="alert">
+            {t('mcp.login.unfinished')}
           </p>
         )}
         {state.kind === 'error' && (
@@ -135,7 +157,7 @@ export function McpLoginStatus(props: {
           </p>
         )}
       </div>
-      {server.redirect_uri !== null && (
+      {server.redirect_uri !== null && server.oauth?.client_id && (
         <div className="mcp-login-redirect">
           <span className="mcp-label">{t('mcp.login.redirect')}</span>{' '}
           <code className="settings-mono settings-break" data-testid="mcp-redirect-uri">

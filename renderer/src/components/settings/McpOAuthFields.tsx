@@ -82,6 +82,11 @@ export function McpOAuthFields(props: {
             />
           )}
         </div>
+        {oauth.clientSecret.kind === 'text' && (
+          <p className="settings-hint" data-testid="mcp-oauth-secret-text">
+            {t('mcp.form.oauthSecretText')}
+          </p>
+        )}
         {err('oauthClientSecret')}
       </div>
       <div className="settings-field">

@@ -4,7 +4,7 @@ import type { McpServer, McpTestResult } from '../../../../sidecar/src/protocol'
 import { useT } from '../../i18n/i18n';
 import { messageOf } from '../../state/session-controller';
 import { serverTarget } from '../mcp/mcp-form';
-import { McpLoginStatus } from './McpLoginStatus';
+import { loginApplies, McpLoginStatus } from './McpLoginStatus';
 import { McpTestReport } from './McpTestReport';
 import '../../i18n/messages/mcp';
 
@@ -29,7 +29,10 @@ export function McpServerRow(props: {
   const t = useT();
   const { server, busy } = props;
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
-  const http = server.transport === 'streamable_http';
+  // A server with its own credentials has no login here; of the others, "not logged in" is said only of one
+  // known to use logins (OAuth settings, or a login waiting), Log in offered to all (one may need a first).
+  const login = loginApplies(server);
+  const badge = login && (server.logged_in || server.oauth !== null || server.authorization_url !== null);
 
   const runTest = async () => {
     setTest({ kind: 'testing' });
@@ -38,6 +41,8 @@ export function McpServerRow(props: {
     } catch (error) {
       setTest({ kind: 'error', message: messageOf(error) });
     }
+    // A test of a server that asks for a login starts one: read the server again to show it.
+    props.onChanged();
   };
 
   return (
@@ -53,7 +58,7 @@ export function McpServerRow(props: {
           {server.enabled ? t('mcp.list.enabled') : t('mcp.list.disabled')}
         </span>
         <span className="settings-muted">{t(`mcp.transport.${server.transport}`)}</span>
-        {http && (
+        {badge && (
           <span
             className={
               server.logged_in ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'
@@ -65,7 +70,7 @@ export function McpServerRow(props: {
         )}
       </div>
       <p className="settings-mono settings-break mcp-target">{serverTarget(server)}</p>
-      {http && <McpLoginStatus server={server} client={props.client} onChanged={props.onChanged} />}
+      {login && <McpLoginStatus server={server} client={props.client} onChanged={props.onChanged} />}
       <div className="settings-actions">
         <label className="mcp-check">
           <input

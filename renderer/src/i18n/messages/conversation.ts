@@ -24,6 +24,7 @@ export const conversationMessages = english({
   'conversation.status.cancelled': 'Cancelled',
   'conversation.status.mcpLogin': 'Waiting for you to log in to the MCP server {name}.',
   'conversation.status.mcpLoginOpen': 'Log in',
+  'conversation.status.mcpLoginFailed': 'Could not open the login page: {message}',
   'conversation.retry': 'Retry',
   'conversation.openSettings': 'Open settings',
   'conversation.usage': '{input} in · {output} out',

@@ -35,9 +35,10 @@ export const mcpMessages = english({
   'mcp.login.logoutError': 'Could not log out: {message}',
   'mcp.login.redirect': 'Redirect URI',
   'mcp.login.redirectHint':
-    'With a client registered beforehand, register this redirect URI with the authorization server.',
+    'Register this redirect URI with the authorization server for your client. Its port may change at each start of the desktop app or of a CLI command, unless Cairn runs as “cairn serve” with a fixed port or --public-url; authorization servers that follow RFC 8252 accept any loopback port.',
   'mcp.login.noRedirect':
-    'Logins to MCP servers are refused here: this Cairn runs on a remote server started without --public-url. Restart it with `cairn serve --public-url URL` to log in.',
+    'Logins to MCP servers are refused here: this Cairn runs on a remote server started without --public-url. Restart it with “cairn serve --public-url URL” to log in.',
+  'mcp.login.unfinished': 'The login did not finish; try again.',
   'mcp.login.memory':
     'No OS keychain here: login tokens are kept in memory only and are lost when Cairn stops.',
   'mcp.form.newTitle': 'New MCP server',
@@ -61,6 +62,8 @@ export const mcpMessages = english({
   'mcp.form.oauthClientId': 'Client ID',
   'mcp.form.oauthClientSecret': 'Client secret',
   'mcp.form.oauthClientSecretKind': 'Client secret kind',
+  'mcp.form.oauthSecretText':
+    'As text, the client secret is stored in Cairn’s database and shown back in settings, like a bearer token given as text. Choose “Secret” to keep it in the keychain instead.',
   'mcp.form.oauthScopes': 'Scopes',
   'mcp.form.oauthScopesHint': 'Separated by spaces or commas. Empty: the scopes the server asks for.',
   'mcp.form.oauthMetadataUrl': 'Client metadata URL',

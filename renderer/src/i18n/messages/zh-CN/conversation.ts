@@ -26,6 +26,7 @@ export const conversationMessages: Translation<typeof en> = {
   'conversation.status.cancelled': '已取消',
   'conversation.status.mcpLogin': '正在等待您登录 MCP 服务器 {name}。',
   'conversation.status.mcpLoginOpen': '登录',
+  'conversation.status.mcpLoginFailed': '无法打开登录页面：{message}',
   'conversation.retry': '重试',
   'conversation.openSettings': '打开设置',
   'conversation.usage': '输入 {input} · 输出 {output}',

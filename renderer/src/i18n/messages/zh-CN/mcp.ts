@@ -32,9 +32,11 @@ export const mcpMessages: Translation<typeof en> = {
   'mcp.login.error': '无法开始登录：{message}',
   'mcp.login.logoutError': '无法退出登录：{message}',
   'mcp.login.redirect': '重定向 URI',
-  'mcp.login.redirectHint': '如使用事先注册的客户端，请在授权服务器上登记此重定向 URI。',
+  'mcp.login.redirectHint':
+    '请在授权服务器上为您的客户端登记此重定向 URI。桌面应用或 CLI 命令每次启动时，其端口都可能变化，除非 Cairn 以“cairn serve”运行并指定固定端口或 --public-url；遵循 RFC 8252 的授权服务器接受任意回环端口。',
   'mcp.login.noRedirect':
-    '此处拒绝登录 MCP 服务器：此 Cairn 运行在远程服务器上，启动时未指定 --public-url。请用 `cairn serve --public-url URL` 重新启动后再登录。',
+    '此处拒绝登录 MCP 服务器：此 Cairn 运行在远程服务器上，启动时未指定 --public-url。请用“cairn serve --public-url URL”重新启动后再登录。',
+  'mcp.login.unfinished': '登录未完成，请重试。',
   'mcp.login.memory': '此处没有系统钥匙串：登录令牌仅保存在内存中，Cairn 停止后即丢失。',
   'mcp.form.newTitle': '新建 MCP 服务器',
   'mcp.form.editTitle': '编辑 {name}',
@@ -55,6 +57,8 @@ export const mcpMessages: Translation<typeof en> = {
   'mcp.form.oauthClientId': '客户端 ID',
   'mcp.form.oauthClientSecret': '客户端密钥',
   'mcp.form.oauthClientSecretKind': '客户端密钥类型',
+  'mcp.form.oauthSecretText':
+    '以文本形式填写时，客户端密钥会保存在 Cairn 的数据库中并在设置中显示，与以文本形式填写的 Bearer 令牌一样。选择“密钥”可改为保存在钥匙串中。',
   'mcp.form.oauthScopes': '权限范围（scope）',
   'mcp.form.oauthScopesHint': '用空格或逗号分隔。留空：使用服务器要求的权限范围。',
   'mcp.form.oauthMetadataUrl': '客户端元数据 URL',
