@@ -100,14 +100,6 @@ describe('a session’s server that waits for a login', () => {
     expect(opened.mock.calls[0]![0]).toBe(FRESH);
   });
 
-  it('shows a server logged in elsewhere, waiting for the next message, as a note and not an error', async () => {
-    const note = 'Logged in: it connects with the next message.';
-    panel({ ...status(null), servers: [{ ...status(null).servers[0]!, error: note }] });
-    const text = await screen.findByTestId('mcp-session-error');
-    expect(text.textContent).toBe(note);
-    expect(text.className).not.toMatch(/error-text/);
-  });
-
   it('shows the error of a server that failed as an error', async () => {
     const failed = { ...status(null).servers[0]!, state: 'failed' as const, error: 'connection refused' };
     panel({ ...status(null), servers: [failed] });

@@ -145,7 +145,7 @@ describe('MCP login (OAuth) through the sidecar', () => {
     await h.api('PATCH', `/api/mcp/servers/${server.id}`, { url: fixture.mcpUrl });
   });
 
-  it('cancelling the turn ends its wait for the login', async () => {
+  it('cancelling the turn ends its wait; a login made later connects the session’s server', async () => {
     const { sessionId } = await h.newSession();
     const turn = await h.startTurn(sessionId, 'hello');
     await h.waitForEvent(
@@ -157,6 +157,16 @@ describe('MCP login (OAuth) through the sidecar', () => {
     const ended = await h.waitForTurnEnd(turn.id);
     expect(ended.status).toBe('cancelled');
     expect(h.model.requests.length).toBe(requests);
+
+    // Logged in from settings afterwards, with no turn waiting: the session's server connects now.
+    const login = await h.api<McpAuthorizeResult>('POST', `/api/mcp/servers/${server.id}/authorize`);
+    expect((await followLogin(login.body.authorization_url)).status).toBe(200);
+    await h.waitForEvent(
+      sessionId,
+      (e) => e.type === 'mcp.server' && e.state === 'connected' && e.turn_id === null,
+    );
+    const status = (await h.api<McpSessionStatus>('GET', `/api/sessions/${sessionId}/mcp`)).body;
+    expect(status.servers[0]).toMatchObject({ state: 'connected', authorization_url: null, error: null });
   });
 
   it('takes OAuth settings with a client secret kept as a secret, and refuses what cannot work', async () => {

@@ -138,16 +138,7 @@ export function McpSessionPanel(props: { client: CairnClient; source: EventSourc
                 <McpSessionLogin client={client} serverId={server.server_id} name={server.name} />
               )}
               {server.error && (
-                // Waiting for a login with none pending: the error says why (logged in elsewhere, so it
-                // connects with the next message; or the login ended), a note rather than a failure.
-                <p
-                  className={
-                    server.state === 'auth_required' && server.authorization_url === null
-                      ? 'muted mcp-session-error'
-                      : 'error-text mcp-session-error'
-                  }
-                  data-testid="mcp-session-error"
-                >
+                <p className="error-text mcp-session-error" data-testid="mcp-session-error">
                   {server.error}
                 </p>
               )}

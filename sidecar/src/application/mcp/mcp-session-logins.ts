@@ -16,6 +16,8 @@ export interface ServerSlot {
   authRequiredAt: number;
   /** Connected, but a call waits for a login (a step-up, or tokens that lapsed): `connected` again after. */
   loginInCall: boolean;
+  /** A turn waits for its login before its first request (and connects it after). */
+  turnWaits: boolean;
   stopWatching: (() => void) | null;
 }
 
@@ -44,7 +46,7 @@ export function applyLoginEvent(slot: ServerSlot, event: LoginEvent): boolean {
   }
   // The login ended: its URL is spent whatever the outcome (Log in starts another).
   slot.authorizationUrl = null;
-  if (event.kind === 'authorized') slot.error = 'Logged in: it connects with the next message.';
+  if (event.kind === 'authorized') slot.error = 'Logged in: it connects at the next message.';
   else if (event.kind === 'failed') slot.error = cutReason(event.why);
   return true;
 }
@@ -68,6 +70,7 @@ export async function waitForLogins(
     waiting.map(async (slot) => {
       // A token refused right after a login gets one more login.
       for (let round = 0; round < 2 && slot.state === 'auth_required' && !signal?.aborted; round++) {
+        slot.turnWaits = true;
         try {
           await oauth.waitForLogin(slot.row.id, slot.authRequiredAt, signal);
         } catch (err) {
@@ -76,6 +79,8 @@ export async function waitForLogins(
           slot.authorizationUrl = null;
           hooks.report(slot);
           return;
+        } finally {
+          slot.turnWaits = false;
         }
         if (!hooks.current()) return;
         await hooks.connect(slot);

@@ -37,6 +37,8 @@ interface SessionServers {
   slots: ServerSlot[];
   /** Connecting, so two turns (or a turn and a reset) do not start the same servers twice. */
   busy: Promise<void> | null;
+  /** Where its stdio servers run (the project folder or a scratch one), once a turn has prepared it. */
+  cwd: string | null;
   /** A server's tool list changed since the turn began: the turn's next request gets the new tools. */
   toolsChanged: boolean;
   /** Every agent name handed out while these connections lived (name → its tool): never given to another. */
@@ -192,9 +194,11 @@ export class McpSessionService implements ToolSource, SessionResource {
           authorizationUrl: null,
           authRequiredAt: 0,
           loginInCall: false,
+          turnWaits: false,
           stopWatching: null,
         })),
         busy: null,
+        cwd: null,
         toolsChanged: false,
         givenNames: new Map(),
       };
@@ -202,8 +206,9 @@ export class McpSessionService implements ToolSource, SessionResource {
     }
     const current = session;
     while (current.busy) await current.busy;
+    const cwd = projectRoot ?? this.scratchDir(sessionId);
+    current.cwd = cwd;
     current.busy = (async () => {
-      const cwd = projectRoot ?? this.scratchDir(sessionId);
       await Promise.all(
         current.slots
           // A connection whose call waits for a login is connected all the same.
@@ -226,7 +231,7 @@ export class McpSessionService implements ToolSource, SessionResource {
 
   private async connect(
     sessionId: string,
-    turnId: string,
+    turnId: string | null,
     slot: ServerSlot,
     cwd: string,
     signal?: AbortSignal,
@@ -330,7 +335,15 @@ export class McpSessionService implements ToolSource, SessionResource {
   private onLoginEvent(serverId: string, event: LoginEvent): void {
     for (const [sessionId, session] of this.sessions) {
       for (const slot of session.slots) {
-        if (slot.row.id === serverId && applyLoginEvent(slot, event)) this.report(sessionId, null, slot);
+        if (slot.row.id !== serverId || !applyLoginEvent(slot, event)) continue;
+        this.report(sessionId, null, slot);
+        // Logged in (from settings, another session) while no turn waits for it: it connects now.
+        if (event.kind === 'authorized' && !slot.turnWaits && session.cwd !== null && !session.busy) {
+          const run = this.connect(sessionId, null, slot, session.cwd).finally(() => {
+            if (session.busy === run) session.busy = null;
+          });
+          session.busy = run;
+        }
       }
     }
   }
