@@ -3,37 +3,18 @@ import {
   type OAuthClientProvider,
   type OAuthDiscoveryState,
 } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import {
-  checkResourceAllowed,
-  resourceUrlFromServerUrl,
-} from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { parseSecureUrl } from '../../config/secure-url';
 import type { Logger } from '../../log/logger';
 import type { McpTokenStorage } from '../../protocol/mcp';
 import { describe } from '../describe-error';
-import { LOGIN_TTL_MS, type LoginStates } from './login-states';
+import type { LoginStates } from './login-states';
 import type { OAuthCredentials, StoredTokens } from './oauth-credentials';
+import { cut, type OAuthClientConfig, oauthProvider, type PendingLogin } from './oauth-provider';
 
-/** The redirect URI the SDK is given where no callback can be taken: never registered, never sent (see state()). */
-const NO_REDIRECT = 'http://127.0.0.1/cairn-no-callback';
+export type { OAuthClientConfig } from './oauth-provider';
 
 /** Refresh a token this long before it expires, so a request does not go out with one about to lapse. */
 export const REFRESH_AHEAD_MS = 60_000;
-
-/** How Cairn presents itself to the authorization server, from the server's `oauth` settings. */
-export interface OAuthClientConfig {
-  clientId: string | null;
-  /** Resolved (literal, env or keychain). */
-  clientSecret: string | null;
-  scopes: string[] | null;
-  clientMetadataUrl: string | null;
-}
 
 /** What a 401 or 403's `WWW-Authenticate` said. */
 export interface Challenge {
@@ -57,15 +38,6 @@ export interface ServerOAuthOptions {
   logger: Logger;
 }
 
-interface Pending {
-  state: string;
-  /** The scopes this login asks for (a step-up that needs no more reuses it). */
-  scope: string | undefined;
-  expiresAt: number;
-  verifier: string | null;
-  url: string | null;
-}
-
 export type LoginEvent =
   | { kind: 'required'; url: string }
   | { kind: 'authorized' }
@@ -84,11 +56,6 @@ export class McpLoginRequired extends Error {
   }
 }
 
-/** What an authorization server says is cut to this, before it reaches a message, a page or the log. */
-const MESSAGE_CHARS = 500;
-const cut = (text: string): string =>
-  text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}…` : text;
-
 /** Whether a login asking for `have` also grants `want`. */
 const covers = (have: string | undefined, want: string | undefined): boolean => {
   const held = new Set((have ?? '').split(' '));
@@ -106,9 +73,9 @@ const joinScopes = (...lists: (string | undefined)[]): string | undefined => {
  * the login under way and its callback. Runs of the flow are one at a time.
  */
 export class ServerOAuth {
-  private pending: Pending | null = null;
+  private pending: PendingLogin | null = null;
   /** The login whose callback is being finished (its verifier is read by the SDK). */
-  private completing: Pending | null = null;
+  private completing: PendingLogin | null = null;
   private discovery: OAuthDiscoveryState | undefined;
   private challenge: Challenge = {};
   /** Set for one run (a step-up, Log in): the refresh token cannot widen scopes, so the user is asked. */
@@ -123,7 +90,27 @@ export class ServerOAuth {
   private readonly provider: OAuthClientProvider;
 
   constructor(private readonly opts: ServerOAuthOptions) {
-    this.provider = this.makeProvider();
+    this.provider = oauthProvider(opts, {
+      forceLogin: () => this.forceLogin,
+      completing: () => this.completing,
+      newLogin: () => {
+        this.refuseWithoutRedirect();
+        this.dropPending();
+        const { state, expiresAt } = this.opts.states.issue(this);
+        this.requestedScope = this.runScope;
+        this.pending = { state, scope: this.runScope, expiresAt, verifier: null, url: null };
+        return state;
+      },
+      pending: () => this.pending,
+      dropPending: () => this.dropPending(),
+      tokensSaved: () => {
+        this.forceLogin = false;
+      },
+      discovery: () => this.discovery,
+      setDiscovery: (state) => {
+        this.discovery = state;
+      },
+    });
   }
 
   get serverId(): string {
@@ -371,130 +358,5 @@ export class ServerOAuth {
 
   private async storedTokens() {
     return this.opts.credentials.tokens(this.opts.serverId, this.opts.serverUrl);
-  }
-
-  private makeProvider(): OAuthClientProvider {
-    const { credentials, serverId, serverUrl, client } = this.opts;
-    const self = this;
-    return {
-      // Without a callback a refresh still runs (the SDK wants a redirect URI to exist); a login is refused
-      // in state() below, and nothing registers (a client exists once tokens do).
-      get redirectUrl() {
-        return self.opts.redirectUri ?? NO_REDIRECT;
-      },
-      ...(client.clientMetadataUrl ? { clientMetadataUrl: client.clientMetadataUrl } : {}),
-      get clientMetadata(): OAuthClientMetadata {
-        return {
-          client_name: 'Cairn',
-          redirect_uris: [self.opts.redirectUri ?? NO_REDIRECT],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'none',
-        };
-      },
-      state: () => {
-        this.refuseWithoutRedirect();
-        this.dropPending();
-        const { state, expiresAt } = this.opts.states.issue(this);
-        this.requestedScope = this.runScope;
-        this.pending = {
-          state,
-          scope: this.runScope,
-          expiresAt: Math.min(expiresAt, Date.now() + LOGIN_TTL_MS),
-          verifier: null,
-          url: null,
-        };
-        return state;
-      },
-      clientInformation: async (): Promise<OAuthClientInformationMixed | undefined> => {
-        if (client.clientId) {
-          // Bound to the authorization server of its first login: its secret goes to no other one the
-          // MCP server's metadata might name later (the SDK refuses to present it elsewhere).
-          const bound = await credentials.client(serverId, serverUrl);
-          const issuer = bound?.client_id === client.clientId ? bound.issuer : undefined;
-          return {
-            client_id: client.clientId,
-            ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
-            ...(issuer ? { issuer } : {}),
-          };
-        }
-        const saved = await credentials.client(serverId, serverUrl);
-        // Registered for another redirect URI (the port changed): register again.
-        const uris = saved && 'redirect_uris' in saved ? saved.redirect_uris : undefined;
-        if (uris && this.opts.redirectUri && !uris.includes(this.opts.redirectUri)) return undefined;
-        if (!saved) return undefined;
-        const { server_url: _url, ...info } = saved;
-        return info;
-      },
-      // A pre-registered client is never replaced by a registration (the SDK then refuses another server).
-      ...(client.clientId
-        ? {}
-        : {
-            saveClientInformation: async (info: OAuthClientInformationMixed) => {
-              await credentials.saveClient(serverId, { ...info, server_url: serverUrl });
-            },
-          }),
-      tokens: async (): Promise<OAuthTokens | undefined> => {
-        if (this.forceLogin) return undefined;
-        const saved = await this.storedTokens();
-        if (!saved) return undefined;
-        const { obtained_at: _at, server_url: _url, ...tokens } = saved;
-        return tokens;
-      },
-      saveTokens: async (tokens) => {
-        this.forceLogin = false;
-        if (client.clientId && tokens.issuer) {
-          // The pre-registered client's binding: its id and the server that took it, never its secret.
-          await credentials.saveClient(serverId, {
-            client_id: client.clientId,
-            issuer: tokens.issuer,
-            server_url: serverUrl,
-          });
-        }
-        await credentials.saveTokens(serverId, { ...tokens, obtained_at: Date.now(), server_url: serverUrl });
-      },
-      redirectToAuthorization: (url) => {
-        // The user types credentials there: https, or plain http on this machine only.
-        if (parseSecureUrl(url.href).problem !== null) {
-          this.dropPending();
-          throw new Error(
-            `the authorization server's login page ${url.origin} is not https; Cairn does not send you there`,
-          );
-        }
-        if (this.pending) this.pending.url = url.href;
-      },
-      saveCodeVerifier: (verifier) => {
-        if (this.pending) this.pending.verifier = verifier;
-      },
-      codeVerifier: () => {
-        const verifier = this.completing?.verifier;
-        if (!verifier) throw new Error('no login is being finished');
-        return verifier;
-      },
-      validateResourceURL: async (url, resource) => {
-        // RFC 8707's `resource` always goes with the requests: the metadata's (when it names this server)
-        // or the server's own URL where it has no metadata.
-        const canonical = resourceUrlFromServerUrl(url);
-        if (!resource) return canonical;
-        if (!checkResourceAllowed({ requestedResource: canonical, configuredResource: resource })) {
-          throw new Error(
-            `the server's metadata names the resource ${cut(resource)}, which is not this server (${canonical.href})`,
-          );
-        }
-        return new URL(resource);
-      },
-      invalidateCredentials: async (scope) => {
-        // A code that fails to exchange (late, replayed) must not log out the login that still works.
-        if (this.completing && scope === 'tokens') return;
-        if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
-        if (scope === 'tokens' || scope === 'all' || scope === 'client') {
-          await credentials.forget(serverId, scope === 'tokens' ? 'tokens' : 'all');
-        }
-      },
-      saveDiscoveryState: (state) => {
-        this.discovery = state;
-      },
-      discoveryState: () => this.discovery,
-    };
   }
 }
