@@ -7,6 +7,8 @@ import {
 import type { AnswerQuestionRequest } from '../../../sidecar/src/protocol/requests';
 import { useT } from '../i18n/i18n';
 import '../i18n/messages/mcp';
+import { splitInvisible } from './invisible-chars';
+import { MarkedText } from './MarkedText';
 
 /** What an input holds: text for text-like inputs, a flag for a checkbox, the chosen values for a multi-select. */
 type Draft = Record<string, string | boolean | string[]>;
@@ -15,12 +17,19 @@ const INPUT_TYPE = { email: 'email', uri: 'url', date: 'date', 'date-time': 'dat
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** An RFC 3339 time as a datetime-local input shows it (local time, minutes). */
+/** An RFC 3339 time as a datetime-local input shows it: local time, with its seconds when it has any. */
 function toLocalInput(value: string): string {
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return '';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const seconds = d.getSeconds() !== 0 ? `:${pad(d.getSeconds())}` : '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}${seconds}`;
 }
+
+/** Text for places that take no markup (an option, a message): invisible characters written as markers. */
+const markedString = (text: string): string =>
+  splitInvisible(text)
+    .map((piece) => (piece.kind === 'text' ? piece.text : piece.label))
+    .join('');
 
 function initialDraft(fields: ElicitationField[]): Draft {
   const draft: Draft = {};
@@ -106,7 +115,7 @@ export function ElicitationForm(props: {
         const value = draft[f.name];
         const label = (
           <>
-            {f.label}
+            <MarkedText text={f.label} />
             {f.required && <span className="elicitation-required"> ({t('mcp.elicit.required')})</span>}
           </>
         );
@@ -144,7 +153,7 @@ export function ElicitationForm(props: {
                       )
                     }
                   />{' '}
-                  {o.label}
+                  <MarkedText text={o.label} />
                 </label>
               ))}
             </fieldset>
@@ -164,7 +173,7 @@ export function ElicitationForm(props: {
                 <option value="">{t('mcp.elicit.choose')}</option>
                 {f.options.map((o) => (
                   <option key={o.value} value={o.value}>
-                    {o.label}
+                    {markedString(o.label)}
                   </option>
                 ))}
               </select>
@@ -173,7 +182,14 @@ export function ElicitationForm(props: {
                 id={inputId}
                 className="question-card-input"
                 type={f.kind === 'string' ? (f.format ? INPUT_TYPE[f.format] : 'text') : 'number'}
-                step={f.kind === 'integer' ? 1 : f.kind === 'number' ? 'any' : undefined}
+                // A date-time keeps its seconds (a default with them is sent back as it was).
+                step={
+                  f.kind === 'integer' || (f.kind === 'string' && f.format === 'date-time')
+                    ? 1
+                    : f.kind === 'number'
+                      ? 'any'
+                      : undefined
+                }
                 min={f.kind === 'number' || f.kind === 'integer' ? (f.min ?? undefined) : undefined}
                 max={f.kind === 'number' || f.kind === 'integer' ? (f.max ?? undefined) : undefined}
                 value={value as string}
@@ -195,12 +211,12 @@ export function ElicitationForm(props: {
             {control}
             {f.description && (
               <p id={hintId} className="elicitation-hint">
-                {f.description}
+                <MarkedText text={f.description} />
               </p>
             )}
             {error && (
               <p id={errorId} className="question-card-error">
-                {t('mcp.elicit.fieldError', { field: f.label, message: error })}
+                {t('mcp.elicit.fieldError', { field: markedString(f.label), message: error })}
               </p>
             )}
           </div>

@@ -191,7 +191,9 @@ export function QuestionCard({
             )}
           </>
         ) : (
-          <p className="question-card-text">{question.question}</p>
+          <p className="question-card-text">
+            <MarkedText text={question.question} />
+          </p>
         )}
 
         {outcome !== null ? (

@@ -253,4 +253,44 @@ describe('QuestionCard — an MCP server’s form (elicitation)', () => {
     expect(screen.getByText('name: is required')).toBeTruthy();
     expect(input('constructor').getAttribute('aria-invalid')).not.toBe('true');
   });
+
+  it('keeps a date-time default’s seconds, and marks hidden characters in the server’s text', async () => {
+    const onAnswer = vi.fn(async (_a: AnswerQuestionRequest) => {});
+    const schema = {
+      type: 'object',
+      properties: {
+        at: { type: 'string', format: 'date-time', default: '2026-03-04T05:06:07Z' },
+        pick: {
+          type: 'string',
+          title: 'Pick\u202e',
+          description: 'Say\u200b yes',
+          oneOf: [{ const: 'x', title: 'Ex\u202e' }],
+        },
+      },
+    };
+    render(
+      <I18nProvider locale="en">
+        <QuestionCard
+          question={question({
+            question: 'Hello\u202e there',
+            elicitation: { server_id: 'm1', server_name: 'forms', requested_schema: schema },
+          })}
+          onAnswer={onAnswer}
+        />
+      </I18nProvider>,
+    );
+    const at = (await screen.findByLabelText('at')) as HTMLInputElement;
+    expect(at.step).toBe('1');
+    expect(at.value).toMatch(/:07$/);
+    expect(document.body.textContent).toContain('Hello⟨U+202E⟩ there');
+    expect(document.body.textContent).toContain('Say⟨U+200B⟩ yes');
+    expect(screen.getByRole('option', { name: 'Ex⟨U+202E⟩' })).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    });
+    expect(onAnswer.mock.calls[0]![0]).toEqual({
+      answer: 'accept',
+      content: { at: '2026-03-04T05:06:07.000Z' },
+    });
+  });
 });

@@ -100,11 +100,22 @@ export function elicitationDefaults(schema: Json): ElicitationContent {
   return out;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339 (what the specification's date-time is): seconds and an offset are part of it.
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+/**
+ * name@domain.tld in the loose sense forms use: one @, no spaces, a dot inside the domain. Written without a
+ * regular expression that could backtrack for long on a long answer.
+ */
+function isEmail(v: string): boolean {
+  const at = v.indexOf('@');
+  if (at <= 0 || at !== v.lastIndexOf('@') || /\s/.test(v)) return false;
+  const domain = v.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  return dot > 0 && dot < domain.length - 1;
+}
 
 /** A day the calendar has (Date.parse takes 2024-02-31 as 2 March). */
 function realDay(match: RegExpExecArray | null): boolean {
@@ -119,7 +130,7 @@ function checkString(f: Extract<ElicitationField, { kind: 'string' }>, v: string
   const max = num(p.maxLength);
   if (min !== null && v.length < min) return `must be at least ${min} characters`;
   if (max !== null && v.length > max) return `must be at most ${max} characters`;
-  if (f.format === 'email' && !EMAIL.test(v)) return 'must be an email address';
+  if (f.format === 'email' && !isEmail(v)) return 'must be an email address';
   if (f.format === 'uri') {
     try {
       new URL(v);

@@ -54,6 +54,11 @@ describe('elicitation forms', () => {
     expect(problem({ type: 'string', maxLength: 2 }, 'abc')).toBe('must be at most 2 characters');
     expect(problem({ type: 'string' }, 3)).toBe('must be a string');
     expect(problem({ type: 'string', format: 'email' }, 'a@b.co')).toBeNull();
+    for (const bad of ['a@b', '@b.co', 'a@@b.co', 'a b@c.de', 'a@b.', 'a@.b', `a@${'x'.repeat(50_000)}`]) {
+      expect(problem({ type: 'string', format: 'email' }, bad), bad.slice(0, 20)).toBe(
+        'must be an email address',
+      );
+    }
     expect(problem({ type: 'string', format: 'uri' }, 'not a uri')).toMatch(/^must be a URI/);
     expect(problem({ type: 'string', format: 'uri' }, 'https://example.org/x')).toBeNull();
     expect(problem({ type: 'string', format: 'date' }, '2026-02-30x')).toMatch(/^must be a date/);
