@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { startOAuthFixture } from '../../sidecar/test/mcp/support/oauth-fixture';
 import { useKeyringInProcess } from '../../sidecar/test/support/keyring-in-process';
 import { browserSuite } from './support/browser-suite';
 import { createSession, REPO_ROOT, screenshot } from './support/cairn-ui';
@@ -317,5 +318,54 @@ describe('MCP servers: settings and a session', () => {
     expect(result).toContain('\\"name\\":\\"Ann\\"');
     expect(result).toContain('\\"size\\":\\"s\\"');
     expect(result).toContain('\\"toppings\\":[\\"ol\\"]');
+  });
+
+  it('logs in to a server behind OAuth from Settings: the login page in a new tab, back to logged in', {
+    timeout: TEST_TIMEOUT,
+  }, async () => {
+    const fixture = await startOAuthFixture();
+    try {
+      const added = await api('POST', '/api/mcp/servers', {
+        name: 'protected',
+        transport: 'streamable_http',
+        url: fixture.mcpUrl,
+        oauth: { scopes: ['mcp'] },
+      });
+      const page = await openApp();
+      const section = await openMcpSettings(page);
+      const row = section.getByRole('listitem', { name: 'protected' });
+      await row.waitFor({ timeout: UI_WAIT });
+      expect(await row.getByText('not logged in').count()).toBe(1);
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, 'mcp-oauth-settings');
+
+      // The login page opens in a tab of its own; the test authorization server "clicks Allow" and sends
+      // the browser back to Cairn's callback, which says the user can close it.
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup', { timeout: UI_WAIT }),
+        row.getByRole('button', { name: 'Log in' }).click(),
+      ]);
+      await popup.waitForURL(/\/api\/mcp\/oauth\/callback\?/, { timeout: UI_WAIT });
+      expect(await popup.textContent('body')).toContain('Logged in to "protected". You can close this page.');
+      expect(await popup.evaluate(() => window.opener)).toBeNull();
+      await popup.close();
+
+      // Back in the app: it reads the server again and shows the login, with Log out.
+      await page.bringToFront();
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await row.getByText('logged in', { exact: true }).waitFor({ timeout: UI_WAIT });
+      await row.getByRole('button', { name: 'Log out' }).waitFor({ timeout: UI_WAIT });
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, 'mcp-oauth-logged-in');
+      const server = await api('GET', `/api/mcp/servers/${added.id as string}`);
+      expect(server).toMatchObject({ logged_in: true, authorization_url: null });
+      expect(fixture.requests.find((r) => r.endpoint === 'token')).toMatchObject({
+        grant_type: 'authorization_code',
+        resource: fixture.resource,
+        error: null,
+      });
+    } finally {
+      await fixture.close();
+    }
   });
 });
