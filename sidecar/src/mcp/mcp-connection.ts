@@ -12,15 +12,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger';
 import { silentLogger } from '../log/logger';
-import { MCP_LIMITS, type McpLogLevel } from '../protocol/mcp';
+import type { McpLogLevel } from '../protocol/mcp';
 import { CallDeadline } from './call-deadline';
+import { openTransport } from './connection-transport';
 import { describe } from './describe-error';
 import { type Elicit, type ElicitingCall, handleElicitations } from './elicitation-handler';
-import { createHttpTransport, HTTP_RECONNECT_ATTEMPTS } from './http-transport';
+import { HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
-import { checkMcpUrl } from './mcp-url';
 import { McpLoginRequired, type ServerOAuth } from './oauth/server-oauth';
-import { StdioTransport } from './stdio-transport';
+import type { StdioTransport } from './stdio-transport';
 import { abortPromise, listAllTools, type McpToolDef, sleep } from './tool-list';
 import { ToolRelister } from './tool-relist';
 
@@ -133,41 +133,20 @@ export class McpConnection {
     const fail = (why: string) =>
       new McpConnectionError(`MCP server "${server.name}" could not connect: ${why}`);
     let conn: McpConnection | null = null;
-    const hooks = {
-      onRequestFailed: (id: string | number, message: string) => conn?.failRequest(id, message),
-    };
-    let transport: Transport;
-    let stdio: StdioTransport | null = null;
-    if (server.transport === 'stdio') {
-      if (!server.program) throw fail('no command is set');
-      stdio = new StdioTransport({
-        program: server.program,
-        args: server.args,
-        cwd: server.cwd,
-        env: server.env,
-        windowsVerbatimArguments: server.windowsVerbatimArguments,
-        maxMessageBytes: MCP_LIMITS.resultBytes,
-      });
-      stdio.onOversized = (id, bytes) => {
-        const message = `the server's answer is ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MCP_LIMITS.resultBytes / 1024 / 1024} MiB limit for one result`;
-        if (id !== null) conn?.failRequest(id, message);
-        else log.warn('mcp message over the limit dropped', { bytes });
-      };
-      transport = stdio;
-    } else {
-      if (!server.url) throw fail('no URL is set');
-      let endpoint: URL;
-      try {
-        endpoint = new URL(checkMcpUrl(server.url));
-      } catch (err) {
-        throw fail((err as Error).message);
-      }
-      const waiterFor = (id: string | number | null) => conn?.loginWaiter(id) ?? null;
-      const login = server.oauth
-        ? { oauth: server.oauth, hooks: { waiterFor, loginWaitMs: server.loginWaitMs ?? 600_000 } }
-        : null;
-      transport = createHttpTransport(endpoint, server.headers, MCP_LIMITS.resultBytes, hooks, login);
+    let opened: ReturnType<typeof openTransport>;
+    try {
+      opened = openTransport(
+        server,
+        {
+          failRequest: (id, message) => conn?.failRequest(id, message),
+          loginWaiter: (id) => conn?.loginWaiter(id) ?? null,
+        },
+        log,
+      );
+    } catch (err) {
+      throw fail((err as Error).message);
     }
+    const { transport, stdio } = opened;
 
     // Form elicitation only: Cairn checks the answers against the form itself (the SDK does not).
     const client = new Client(
