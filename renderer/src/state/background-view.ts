@@ -5,6 +5,7 @@ import type {
   ToolCallOutput,
   ToolRuntimeInfo,
 } from '../../../sidecar/src/protocol';
+import type { ToolProgress } from './tool-items';
 
 /** How many ended background calls stay listed besides the running ones (as the sidecar lists them). */
 export const RECENT_ENDED = 20;
@@ -20,6 +21,8 @@ export interface BackgroundCall {
   pending: string[];
   /** Older output than the tail holds exists (rotated away on the server, or cut here). */
   clipped: boolean;
+  /** The newest progress an MCP call reported (`tool.progress`); null before any. */
+  progress: ToolProgress | null;
 }
 
 /** A session's tool runtime in the side panel: its background calls and the tools it loaded. */
@@ -32,6 +35,7 @@ const RUNTIME_EVENTS = new Set<CairnEvent['type']>([
   'tool.started',
   'tool.running',
   'tool.output',
+  'tool.progress',
   'tool.finished',
   'tool.loaded',
 ]);
@@ -46,7 +50,7 @@ export function isActive(call: ToolCall): boolean {
 
 export function backgroundFromInfo(info: ToolRuntimeInfo): BackgroundView {
   return {
-    calls: info.calls.map((call) => ({ call, tail: null, pending: [], clipped: false })),
+    calls: info.calls.map((call) => ({ call, tail: null, pending: [], clipped: false, progress: null })),
     tools: info.loaded_tools,
   };
 }
@@ -76,7 +80,8 @@ export function applyRuntimeEvent(view: BackgroundView, event: CairnEvent): Back
         exit_code: null,
         meta: null,
       };
-      return { ...view, calls: ordered([{ call, tail: '', pending: [], clipped: false }, ...view.calls]) };
+      const item: BackgroundCall = { call, tail: '', pending: [], clipped: false, progress: null };
+      return { ...view, calls: ordered([item, ...view.calls]) };
     }
     case 'tool.running':
       return changeCall(view, event.tool_call_id, (c) =>
@@ -84,6 +89,11 @@ export function applyRuntimeEvent(view: BackgroundView, event: CairnEvent): Back
       );
     case 'tool.output':
       return changeCall(view, event.tool_call_id, (c) => withOutput(c, event.text));
+    case 'tool.progress':
+      return changeCall(view, event.tool_call_id, (c) => ({
+        ...c,
+        progress: { progress: event.progress, total: event.total, message: event.message },
+      }));
     case 'tool.finished': {
       const next = changeCall(view, event.tool_call_id, (c) => ({
         ...c,

@@ -180,7 +180,7 @@ describe('the background tasks section', () => {
     await waitFor(() => expect(tail('tc0')).toBe('broke'));
   });
 
-  it('adds a call started in the background, and moves it to the ended ones when it ends', async () => {
+  it('adds a call started in the background, shows its progress, and moves it to the ended ones when it ends', async () => {
     const { source } = setup({ calls: [] });
     await screen.findByText(/Nothing runs in the background/);
     source.emit({
@@ -205,6 +205,15 @@ describe('the background tasks section', () => {
     });
     expect(tail('tc5')).toBe('3 passed');
     source.emit({
+      type: 'tool.progress',
+      turn_id: 't2',
+      tool_call_id: 'tc5',
+      progress: 3,
+      total: 10,
+      message: null,
+    });
+    expect(row('tc5')!.querySelector('[data-testid="tool-progress-badge"]')?.textContent).toBe('3 of 10');
+    source.emit({
       type: 'tool.finished',
       turn_id: 't2',
       tool_call_id: 'tc5',
@@ -216,6 +225,7 @@ describe('the background tasks section', () => {
       meta: null,
     });
     expect(status('tc5')).toBe('Done');
+    expect(row('tc5')!.querySelector('[data-testid="tool-progress-badge"]')).toBeNull();
     expect(screen.getByText('0 running')).toBeTruthy();
   });
 

@@ -133,4 +133,29 @@ describe('the background view', () => {
     expect(view.calls[0]!.call.id).toBe('r');
     expect(view.calls.some((c) => c.call.id === 'e0')).toBe(false);
   });
+
+  it('keeps the newest progress an MCP call in the background reported; other calls are untouched', () => {
+    const listed = backgroundFromInfo({
+      calls: [
+        storedToolCall({ id: 'tc1', background: true }),
+        storedToolCall({ id: 'tc2', background: true }),
+      ],
+      loaded_tools: [],
+    });
+    const progress = (p: number, total: number | null, message: string | null): NewEvent => ({
+      type: 'tool.progress',
+      turn_id: 't1',
+      tool_call_id: 'tc1',
+      progress: p,
+      total,
+      message,
+    });
+    const view = play(listed, [progress(1, 10, 'starting'), progress(4, 10, 'copying')]);
+    expect(view.calls.find((c) => c.call.id === 'tc1')!.progress).toEqual({
+      progress: 4,
+      total: 10,
+      message: 'copying',
+    });
+    expect(view.calls.find((c) => c.call.id === 'tc2')!.progress).toBeNull();
+  });
 });

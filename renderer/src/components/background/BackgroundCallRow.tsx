@@ -5,6 +5,7 @@ import { type BackgroundCall, isActive } from '../../state/background-view';
 import { messageOf } from '../../state/session-controller';
 import { AnsiText } from '../AnsiText';
 import { clipLines } from '../clip-lines';
+import { ProgressBadge } from '../tool-cards/ToolProgressView';
 import { STATUS_KEYS, toolGlyph } from '../tool-labels';
 import { summarizeToolInput } from '../tool-summary';
 import { useDurationFormat, useNow } from '../use-elapsed';
@@ -80,6 +81,7 @@ export function BackgroundCallRow(props: {
           {t(STATUS_KEYS[call.status])}
         </span>
         {duration !== null && <span className="tool-card-elapsed">{duration}</span>}
+        {active && item.progress && <ProgressBadge progress={item.progress} />}
         {!active && call.exit_code !== null && (
           <span className="muted">{t('background.exitCode', { code: String(call.exit_code) })}</span>
         )}
