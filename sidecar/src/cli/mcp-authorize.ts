@@ -26,6 +26,24 @@ export async function authorizeMcpLogin(
   id: string,
   options: AuthorizeOptions,
 ): Promise<number> {
+  // Ctrl+C is taken from the start: one pressed (or sent) as soon as the URL shows must stop the wait, not
+  // kill the command while its server is stopping.
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    return await waitForLogin(client, id, options, stop.signal);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function waitForLogin(
+  client: CairnClient,
+  id: string,
+  options: AuthorizeOptions,
+  stopped: AbortSignal,
+): Promise<number> {
   const { out, err, json } = options;
   const before = await client.getMcpServer(id);
   const name = before.name;
@@ -43,48 +61,40 @@ export async function authorizeMcpLogin(
     if (before.logged_in) out.write(`(${name} is logged in already: this login replaces that one.)\n`);
     out.write('Waiting for the login to finish (Ctrl+C stops waiting)...\n');
   }
-
-  const stop = new AbortController();
-  const onSigint = () => stop.abort();
-  process.on('SIGINT', onSigint);
-  try {
-    for (;;) {
-      try {
-        await sleep(POLL_MS, undefined, { signal: stop.signal });
-      } catch {
-        err.write(
-          options.local
-            ? `Stopped waiting: the login to ${name} was not finished, and its URL no longer works (this command's server has stopped).\n`
-            : `Stopped waiting: the login to ${name} is not finished yet (the server still takes it until it expires).\n`,
-        );
-        return EXIT.interrupted;
-      }
-      const now = await client.getMcpServer(id);
-      if (now.authorization_url !== null) {
-        // Another login replaced the one printed (a session's step-up, say): that is the one to open now.
-        if (now.authorization_url !== url) {
-          url = now.authorization_url;
-          if (json) out.write(`${JSON.stringify({ authorization_url: url })}\n`);
-          else out.write(`The login to ${name} was started again: open this URL instead:\n${url}\n`);
-        }
-        continue;
-      }
-      if (!now.logged_in) {
-        throw new CairnError(
-          'mcp_unavailable',
-          `The login to ${name} was not finished (it expired or was refused; the browser page says why): run \`cairn config mcp authorize ${id}\` again.`,
-        );
-      }
-      if (json) out.write(`${JSON.stringify({ logged_in: true })}\n`);
-      else if (before.logged_in)
-        // The API shows whether tokens are held, not whether they came from this login: say so.
-        out.write(
-          `The login to ${name} ended and Cairn holds tokens for it; if the browser page said the login failed, these are the earlier login's.\n`,
-        );
-      else out.write(`Logged in to ${name}.\n`);
-      return EXIT.ok;
+  for (;;) {
+    try {
+      await sleep(POLL_MS, undefined, { signal: stopped });
+    } catch {
+      err.write(
+        options.local
+          ? `Stopped waiting: the login to ${name} was not finished, and its URL no longer works (this command's server has stopped).\n`
+          : `Stopped waiting: the login to ${name} is not finished yet (the server still takes it until it expires).\n`,
+      );
+      return EXIT.interrupted;
     }
-  } finally {
-    process.off('SIGINT', onSigint);
+    const now = await client.getMcpServer(id);
+    if (now.authorization_url !== null) {
+      // Another login replaced the one printed (a session's step-up, say): that is the one to open now.
+      if (now.authorization_url !== url) {
+        url = now.authorization_url;
+        if (json) out.write(`${JSON.stringify({ authorization_url: url })}\n`);
+        else out.write(`The login to ${name} was started again: open this URL instead:\n${url}\n`);
+      }
+      continue;
+    }
+    if (!now.logged_in) {
+      throw new CairnError(
+        'mcp_unavailable',
+        `The login to ${name} was not finished (it expired or was refused; the browser page says why): run \`cairn config mcp authorize ${id}\` again.`,
+      );
+    }
+    if (json) out.write(`${JSON.stringify({ logged_in: true })}\n`);
+    else if (before.logged_in)
+      // The API shows whether tokens are held, not whether they came from this login: say so.
+      out.write(
+        `The login to ${name} ended and Cairn holds tokens for it; if the browser page said the login failed, these are the earlier login's.\n`,
+      );
+    else out.write(`Logged in to ${name}.\n`);
+    return EXIT.ok;
   }
 }
