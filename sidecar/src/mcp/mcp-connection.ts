@@ -3,11 +3,9 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
-  type JSONRPCMessage,
   LoggingMessageNotificationSchema,
   McpError,
   type Progress,
-  ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger';
@@ -15,12 +13,11 @@ import { silentLogger } from '../log/logger';
 import type { McpLogLevel } from '../protocol/mcp';
 import { CallDeadline } from './call-deadline';
 import { openTransport } from './connection-transport';
+import { startFailure, watchTransport } from './connection-watch';
 import { describe } from './describe-error';
 import { type Elicit, type ElicitingCall, handleElicitations } from './elicitation-handler';
-import { HTTP_RECONNECT_ATTEMPTS } from './http-transport';
 import { convertCallResult, type McpCallResult } from './mcp-results';
 import { McpLoginRequired, type ServerOAuth } from './oauth/server-oauth';
-import type { StdioTransport } from './stdio-transport';
 import { abortPromise, listAllTools, type McpToolDef, sleep } from './tool-list';
 import { ToolRelister } from './tool-relist';
 
@@ -155,7 +152,24 @@ export class McpConnection {
     );
     conn = new McpConnection(server, client, transport, log);
     const c = conn;
-    c.watchTransport(transport, stdio);
+    watchTransport(transport, stdio, {
+      idSent: (tool, id) => {
+        const i = c.awaitingId.findIndex((call) => call.tool === tool);
+        const call = i >= 0 ? c.awaitingId.splice(i, 1)[0] : undefined;
+        if (call) call.id = id;
+      },
+      progressOf: (token, params) => {
+        for (const call of c.calls) if (call.id === token) call.progress(params);
+      },
+      lost: (why, shutdown) => {
+        c.setState('crashed', why);
+        for (const call of c.calls) call.controller.abort(new McpCallError(c.unavailable()));
+        if (shutdown) void c.shutdown();
+      },
+      connected: () => c.current === 'connected',
+      url: server.url,
+      log,
+    });
     handleElicitations(client, server, () => c.calls, log);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       c.emit(c.logListeners, n.params.level, n.params.data);
@@ -181,7 +195,7 @@ export class McpConnection {
       log.info('mcp server connected', { tools: c.tools.length });
       return c;
     } catch (err) {
-      const why = c.describeStartFailure(err, stdio, deadline.signal);
+      const why = startFailure(err, stdio, deadline.signal);
       c.error = why;
       c.current = 'failed';
       await c.shutdown();
@@ -394,57 +408,5 @@ export class McpConnection {
         call.controller.abort(new McpCallError(`MCP server "${this.server.name}": ${message}`));
       }
     }
-  }
-
-  private watchTransport(transport: Transport, stdio: StdioTransport | null): void {
-    // Outgoing tools/call requests give the waiting calls their JSON-RPC ids (the SDK picks them).
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) => {
-      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-        const i = this.awaitingId.findIndex((c) => c.tool === message.params?.name);
-        const call = i >= 0 ? this.awaitingId.splice(i, 1)[0] : undefined;
-        if (call) call.id = message.id;
-      }
-      return send(message, options);
-    };
-    // Runs before the SDK's own handler (which calls it first), in the order messages come.
-    transport.onmessage = (message: JSONRPCMessage) => {
-      if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return;
-      const parsed = ProgressNotificationSchema.safeParse(message);
-      if (!parsed.success) return;
-      const token = parsed.data.params.progressToken;
-      for (const call of this.calls) if (call.id === token) call.progress(parsed.data.params);
-    };
-    transport.onclose = () => {
-      if (this.current !== 'connected') return;
-      const why = stdio?.fatal ?? 'the connection closed';
-      const tail = stdio?.stderr.trim().slice(-1_000);
-      const crashed = `${why}; its tools are unavailable until it is started again at the session's next message${tail ? `. Its last output on stderr:\n${tail}` : ''}`;
-      this.log.warn('mcp server crashed', { error: crashed });
-      this.setState('crashed', crashed);
-      for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
-    };
-    transport.onerror = (err) => {
-      this.log.debug('mcp transport error', { error: err.message });
-      // The SDK reports a lost HTTP stream this way once its bounded reconnection has given up.
-      if (!stdio && /Maximum reconnection attempts/.test(err.message) && this.current === 'connected') {
-        this.setState(
-          'crashed',
-          `the connection to ${this.server.url ?? 'the server'} was lost and did not come back after ${HTTP_RECONNECT_ATTEMPTS} attempts; its tools are unavailable until it is started again at the session's next message`,
-        );
-        for (const call of this.calls) call.controller.abort(new McpCallError(this.unavailable()));
-        void this.shutdown();
-      }
-    };
-  }
-
-  private describeStartFailure(err: unknown, stdio: StdioTransport | null, deadline: AbortSignal): string {
-    if (stdio?.fatal) {
-      return stdio.exit && !/not MCP/.test(stdio.fatal)
-        ? `${stdio.fatal} before it finished starting`
-        : stdio.fatal;
-    }
-    if (deadline.aborted) return describe(deadline.reason);
-    return describe(err);
   }
 }
