@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useT } from '../../i18n/i18n';
 import type { FormError, McpFormField, OAuthFields } from '../mcp/mcp-form';
+import { McpTextField } from './McpTextField';
 import { McpKindSelect, McpValueEditor } from './McpValueRows';
 import '../../i18n/messages/mcp';
 
@@ -21,16 +22,10 @@ export function McpOAuthFields(props: {
   const { oauth, errors, disabled } = props;
   const set = <K extends keyof OAuthFields>(key: K, value: OAuthFields[K]) =>
     props.onChange({ ...oauth, [key]: value });
-  const err = (field: OAuthField) => {
+  const errorText = (field: OAuthField): string | null => {
     const e = errors[field];
-    return e ? (
-      <p id={`${id}-${field}-error`} className="settings-field-error" role="alert">
-        {t(e.key, e.params)}
-      </p>
-    ) : null;
+    return e ? t(e.key, e.params) : null;
   };
-  const describedBy = (field: OAuthField, hint: string) =>
-    [errors[field] ? `${id}-${field}-error` : null, hint].filter(Boolean).join(' ');
   const anySet =
     oauth.clientId !== '' ||
     oauth.clientSecret.kind !== 'none' ||
@@ -48,19 +43,13 @@ export function McpOAuthFields(props: {
     >
       <summary>{t('mcp.form.oauth')}</summary>
       <p className="settings-hint">{t('mcp.form.oauthHint')}</p>
-      <div className="settings-field">
-        <label htmlFor={`${id}-client-id`}>{t('mcp.form.oauthClientId')}</label>
-        <input
-          id={`${id}-client-id`}
-          type="text"
-          className="settings-mono"
-          value={oauth.clientId}
-          disabled={disabled}
-          autoComplete="off"
-          spellCheck="false"
-          onChange={(e) => set('clientId', e.target.value)}
-        />
-      </div>
+      <McpTextField
+        id={`${id}-client-id`}
+        label={t('mcp.form.oauthClientId')}
+        value={oauth.clientId}
+        disabled={disabled}
+        onChange={(value) => set('clientId', value)}
+      />
       <div className="settings-field">
         <span className="mcp-label">{t('mcp.form.oauthClientSecret')}</span>
         <div className="mcp-row">
@@ -87,47 +76,32 @@ export function McpOAuthFields(props: {
             {t('mcp.form.oauthSecretText')}
           </p>
         )}
-        {err('oauthClientSecret')}
+        {errors.oauthClientSecret && (
+          <p className="settings-field-error" role="alert">
+            {errorText('oauthClientSecret')}
+          </p>
+        )}
       </div>
-      <div className="settings-field">
-        <label htmlFor={`${id}-scopes`}>{t('mcp.form.oauthScopes')}</label>
-        <input
-          id={`${id}-scopes`}
-          type="text"
-          className="settings-mono"
-          value={oauth.scopes}
-          disabled={disabled}
-          autoComplete="off"
-          spellCheck="false"
-          aria-invalid={errors.oauthScopes ? true : undefined}
-          aria-describedby={describedBy('oauthScopes', `${id}-scopes-hint`)}
-          onChange={(e) => set('scopes', e.target.value)}
-        />
-        <p id={`${id}-scopes-hint`} className="settings-hint">
-          {t('mcp.form.oauthScopesHint')}
-        </p>
-        {err('oauthScopes')}
-      </div>
-      <div className="settings-field">
-        <label htmlFor={`${id}-metadata`}>{t('mcp.form.oauthMetadataUrl')}</label>
-        <input
-          id={`${id}-metadata`}
-          type="url"
-          className="settings-mono"
-          value={oauth.metadataUrl}
-          disabled={disabled}
-          autoComplete="off"
-          spellCheck="false"
-          placeholder="https://cairn.example.com/oauth/client.json"
-          aria-invalid={errors.oauthMetadataUrl ? true : undefined}
-          aria-describedby={describedBy('oauthMetadataUrl', `${id}-metadata-hint`)}
-          onChange={(e) => set('metadataUrl', e.target.value)}
-        />
-        <p id={`${id}-metadata-hint`} className="settings-hint">
-          {t('mcp.form.oauthMetadataUrlHint')}
-        </p>
-        {err('oauthMetadataUrl')}
-      </div>
+      <McpTextField
+        id={`${id}-scopes`}
+        label={t('mcp.form.oauthScopes')}
+        value={oauth.scopes}
+        disabled={disabled}
+        hint={t('mcp.form.oauthScopesHint')}
+        error={errorText('oauthScopes')}
+        onChange={(value) => set('scopes', value)}
+      />
+      <McpTextField
+        id={`${id}-metadata`}
+        type="url"
+        label={t('mcp.form.oauthMetadataUrl')}
+        value={oauth.metadataUrl}
+        disabled={disabled}
+        placeholder="https://cairn.example.com/oauth/client.json"
+        hint={t('mcp.form.oauthMetadataUrlHint')}
+        error={errorText('oauthMetadataUrl')}
+        onChange={(value) => set('metadataUrl', value)}
+      />
     </details>
   );
 }

@@ -13,6 +13,7 @@ import {
   withoutSecrets,
 } from '../mcp/mcp-form';
 import { McpOAuthFields } from './McpOAuthFields';
+import { McpTextField } from './McpTextField';
 import { McpKindSelect, McpValueEditor, McpValueRows } from './McpValueRows';
 import '../../i18n/messages/mcp';
 
@@ -81,11 +82,15 @@ export function McpServerForm(props: {
     }
   };
 
-  const err = (field: McpFormField) => {
+  const errorText = (field: McpFormField): string | null => {
     const e = errors[field];
-    return e ? (
+    return e ? t(e.key, e.params) : null;
+  };
+  const err = (field: McpFormField) => {
+    const text = errorText(field);
+    return text ? (
       <p id={`${id}-${field}-error`} className="settings-field-error" role="alert">
-        {t(e.key, e.params)}
+        {text}
       </p>
     ) : null;
   };
@@ -135,26 +140,16 @@ export function McpServerForm(props: {
 
       {stdio ? (
         <>
-          <div className="settings-field">
-            <label htmlFor={`${id}-command`}>{t('mcp.form.command')}</label>
-            <input
-              id={`${id}-command`}
-              type="text"
-              className="settings-mono"
-              value={form.command}
-              disabled={saving}
-              autoComplete="off"
-              spellCheck="false"
-              placeholder="npx -y @modelcontextprotocol/server-everything"
-              aria-invalid={errors.command ? true : undefined}
-              aria-describedby={describedBy('command', `${id}-command-hint`)}
-              onChange={(e) => set('command', e.target.value)}
-            />
-            <p id={`${id}-command-hint`} className="settings-hint">
-              {t('mcp.form.commandHint')}
-            </p>
-            {err('command')}
-          </div>
+          <McpTextField
+            id={`${id}-command`}
+            label={t('mcp.form.command')}
+            value={form.command}
+            disabled={saving}
+            placeholder="npx -y @modelcontextprotocol/server-everything"
+            hint={t('mcp.form.commandHint')}
+            error={errorText('command')}
+            onChange={(value) => set('command', value)}
+          />
           <div className="settings-field">
             <span className="mcp-label">{t('mcp.form.env')}</span>
             <p className="settings-hint">{t('mcp.form.valueHint')}</p>
@@ -170,26 +165,17 @@ export function McpServerForm(props: {
         </>
       ) : (
         <>
-          <div className="settings-field">
-            <label htmlFor={`${id}-url`}>{t('mcp.form.url')}</label>
-            <input
-              id={`${id}-url`}
-              type="url"
-              className="settings-mono"
-              value={form.url}
-              disabled={saving}
-              autoComplete="off"
-              spellCheck="false"
-              placeholder="https://mcp.example.com/mcp"
-              aria-invalid={errors.url ? true : undefined}
-              aria-describedby={describedBy('url', `${id}-url-hint`)}
-              onChange={(e) => set('url', e.target.value)}
-            />
-            <p id={`${id}-url-hint`} className="settings-hint">
-              {t('mcp.form.urlHint')}
-            </p>
-            {err('url')}
-          </div>
+          <McpTextField
+            id={`${id}-url`}
+            type="url"
+            label={t('mcp.form.url')}
+            value={form.url}
+            disabled={saving}
+            placeholder="https://mcp.example.com/mcp"
+            hint={t('mcp.form.urlHint')}
+            error={errorText('url')}
+            onChange={(value) => set('url', value)}
+          />
           <div className="settings-field">
             <span className="mcp-label">{t('mcp.form.headers')}</span>
             <p className="settings-hint">{t('mcp.form.valueHint')}</p>
