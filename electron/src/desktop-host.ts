@@ -139,25 +139,28 @@ export class DesktopHost {
       this.reloadSoon();
     });
     handle(IPC_CHANNELS.pickFolder, () => this.pickFolder());
-    handle(IPC_CHANNELS.openExternal, async (raw) => {
+    // Each policy checks its URLs again here: the page may be compromised.
+    const openChecked = (policy: (url: string) => string | null, refusal: string) => async (raw: unknown) => {
       const parsed = ExternalUrl.safeParse(raw);
-      const url = parsed.success ? externalUrlToOpen(parsed.data) : null;
-      if (!url)
-        throw new Error(
-          'Only http:// and https:// links without a user name or password open in the browser.',
-        );
+      const url = parsed.success ? policy(parsed.data) : null;
+      if (!url) throw new Error(refusal);
       await adapter.openExternal(url);
-    });
+    };
+    handle(
+      IPC_CHANNELS.openExternal,
+      openChecked(
+        externalUrlToOpen,
+        'Only http:// and https:// links without a user name or password open in the browser.',
+      ),
+    );
     // An MCP server's login page: its own channel, so the stricter policy cannot be skipped by asking for a link.
-    handle(IPC_CHANNELS.openLoginUrl, async (raw) => {
-      const parsed = ExternalUrl.safeParse(raw);
-      const url = parsed.success ? loginUrlToOpen(parsed.data) : null;
-      if (!url)
-        throw new Error(
-          'A login page opens in the browser only over https:// (or http:// to this computer), without a user name or password in its address.',
-        );
-      await adapter.openExternal(url);
-    });
+    handle(
+      IPC_CHANNELS.openLoginUrl,
+      openChecked(
+        loginUrlToOpen,
+        'A login page opens in the browser only over https:// (or http:// to this computer), without a user name or password in its address.',
+      ),
+    );
     handle(IPC_CHANNELS.appVersion, async () => adapter.appVersion);
   }
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { CairnClient } from '../../../../sidecar/src/client';
 import type { McpServer, McpTestResult } from '../../../../sidecar/src/protocol';
 import { useT } from '../../i18n/i18n';
@@ -49,24 +49,14 @@ export function McpServerRow(props: {
     <li className="model-item mcp-item" aria-label={server.name} data-mcp-server={server.id}>
       <div className="model-item-header">
         <h3 className="model-name">{server.name}</h3>
-        <span
-          className={
-            server.enabled ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'
-          }
-          data-testid="mcp-server-status"
-        >
+        <Badge good={server.enabled} testId="mcp-server-status">
           {server.enabled ? t('mcp.list.enabled') : t('mcp.list.disabled')}
-        </span>
+        </Badge>
         <span className="settings-muted">{t(`mcp.transport.${server.transport}`)}</span>
         {badge && (
-          <span
-            className={
-              server.logged_in ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'
-            }
-            data-testid="mcp-login-badge"
-          >
+          <Badge good={server.logged_in} testId="mcp-login-badge">
             {server.logged_in ? t('mcp.login.loggedIn') : t('mcp.login.loggedOut')}
-          </span>
+          </Badge>
         )}
       </div>
       <p className="settings-mono settings-break mcp-target">{serverTarget(server)}</p>
@@ -121,5 +111,17 @@ export function McpServerRow(props: {
         )}
       </div>
     </li>
+  );
+}
+
+/** A state beside the server's name: green when it is the good one, muted otherwise. */
+function Badge(props: { good: boolean; testId: string; children: ReactNode }) {
+  return (
+    <span
+      className={props.good ? 'settings-badge settings-badge-success' : 'settings-badge mcp-badge-muted'}
+      data-testid={props.testId}
+    >
+      {props.children}
+    </span>
   );
 }
