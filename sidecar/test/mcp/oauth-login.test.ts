@@ -113,6 +113,21 @@ describe('MCP login (OAuth) from a 401', () => {
     expect((await bed.oauth.status(row)).authorization_url).toBeNull();
   });
 
+  it("cuts what a refusal's callback says: the query is anyone's to write", async () => {
+    const { fixture, bed } = await setUp();
+    const row = bed.row(fixture.mcpUrl);
+    const state = new URL(await loginUrl(bed, row)).searchParams.get('state')!;
+    const back = new URL(bed.redirectUri);
+    back.searchParams.set('state', state);
+    back.searchParams.set('error', 'access_denied');
+    back.searchParams.set('error_description', 'x'.repeat(5_000));
+    const page = await fetch(back);
+    expect(page.status).toBe(400);
+    const text = await page.text();
+    expect(text).toMatch(/did not grant access \(access_denied: x+…\)/);
+    expect(text.length).toBeLessThan(1_000);
+  });
+
   it.each(['none', 'client_secret_basic', 'client_secret_post'] as const)(
     'uses a pre-registered client with token endpoint authentication %s',
     async (method) => {

@@ -47,11 +47,9 @@ export function applyLoginEvent(slot: ServerSlot, event: LoginEvent): boolean {
   // The login ended: its URL is spent whatever the outcome (Log in starts another).
   slot.authorizationUrl = null;
   if (event.kind === 'authorized') slot.error = 'Logged in: it connects at the next message.';
-  else if (event.kind === 'failed') slot.error = cutReason(event.why);
+  else if (event.kind === 'failed') slot.error = event.why;
   return true;
 }
-
-const cutReason = (why: string): string => (why.length > 1_000 ? `${why.slice(0, 1_000)}…` : why);
 
 /**
  * Each slot that needs a login is waited for (whatever block_on_failure says), then connected. Ended by the

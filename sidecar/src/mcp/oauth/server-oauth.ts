@@ -218,7 +218,8 @@ export class ServerOAuth {
     }
     this.pending = null;
     if (answer.error || !answer.code) {
-      const why = `the authorization server did not grant access (${answer.error ?? 'no code'}${answer.errorDescription ? `: ${answer.errorDescription}` : ''})`;
+      // The callback's query is anyone's to write: what it says is cut before it goes anywhere.
+      const why = `the authorization server did not grant access (${cut(`${answer.error ?? 'no code'}${answer.errorDescription ? `: ${answer.errorDescription}` : ''}`)})`;
       this.emit({ kind: 'failed', why });
       throw new Error(why);
     }
